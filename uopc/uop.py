@@ -1,0 +1,536 @@
+"""The node: `UOp`, hash consing, the type checker and range analysis.
+
+Relies on `ops`, `dtypes` and `semantics`. Invariants: any two live nodes with the same op, the
+same src objects and the same arg key are one object; a node's fields never change after it is
+built (only its range cache is filled later); every node was type checked when it was built;
+every walk over a graph is iterative, because graphs are far deeper than Python's recursion
+limit.
+"""
+
+import itertools
+import math
+import weakref
+from dataclasses import dataclass
+
+from .dtypes import BOOL, F32, I32, INT_MAX, INT_MIN, VALUE_DTYPES, VOID, DType, Ptr
+from .ops import ALU, Ops
+from .semantics import CANONICAL_NAN_BITS, f32, f32_bits
+
+ALU_SPACE = "ALU"
+MEM_SPACE = "MEM"
+
+
+class UOpError(TypeError):
+    """A node that breaks a type rule; the message starts with the op's upper-case name."""
+
+
+@dataclass(frozen=True, slots=True)
+class ParamArg:
+    """The arg of PARAM, BUFFER and ALLOC; vmin/vmax are bounds the caller promises."""
+
+    slot: int
+    dtype: object  # a value DType, or a Ptr
+    vmin: int | None = None
+    vmax: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CallArg:
+    """The arg of CALL: the name the C function gets."""
+
+    name: str
+
+
+# --8<-- [start:arg_key]
+CANONICAL_NAN = f32(math.nan)
+
+
+def arg_key(arg):
+    """The hash-consing key of an arg, immune to True == 1 == 1.0, 0.0 == -0.0 and nan != nan."""
+    if isinstance(arg, float):
+        return ("f32", f32_bits(arg))  # one key per float32 pattern, one for every nan
+    if isinstance(arg, bool | int):
+        return (type(arg).__name__, arg)  # ("bool", True) differs from ("int", 1)
+    return arg
+
+
+# --8<-- [end:arg_key]
+
+
+def normalise_const(value):
+    """A float constant is stored as its float32 value, and every nan as one nan."""
+    if isinstance(value, float):
+        return CANONICAL_NAN if math.isnan(value) else f32(value)
+    return value
+
+
+# ---------------------------------------------------------------------------------------------
+# The type checker: one function per group of ops, each returning (dtype, shape, space).
+# ---------------------------------------------------------------------------------------------
+
+
+def _fail(op, problem):
+    raise UOpError(f"{op.name}: {problem}")
+
+
+def _is_value(u) -> bool:
+    return isinstance(u.dtype, DType) and u.dtype is not VOID and u.space == ALU_SPACE
+
+
+def _check_const(op, src, arg):
+    if src:
+        _fail(op, "takes no srcs")
+    if not isinstance(arg, bool | int | float):
+        _fail(op, "value must be a bool, int or float")
+    if isinstance(arg, int) and not isinstance(arg, bool) and not INT_MIN <= arg <= INT_MAX:
+        _fail(op, f"{arg} does not fit in int32")
+    dtype = BOOL if isinstance(arg, bool) else I32 if isinstance(arg, int) else F32
+    return dtype, (), ALU_SPACE
+
+
+def _check_param(op, src, arg):
+    if src:
+        _fail(op, "takes no srcs")
+    if not isinstance(arg, ParamArg):
+        _fail(op, "arg must be a ParamArg")
+    if op is Ops.PARAM and isinstance(arg.dtype, DType):
+        if arg.dtype not in VALUE_DTYPES:
+            _fail(op, "a scalar param must be bool, i32 or f32")
+        return arg.dtype, (), ALU_SPACE
+    if not isinstance(arg.dtype, Ptr) or arg.dtype.base not in VALUE_DTYPES:
+        _fail(op, "needs a pointer dtype")
+    if not isinstance(arg.dtype.size, int) or arg.dtype.size <= 0:
+        _fail(op, "size must be positive")
+    return arg.dtype, (arg.dtype.size,), MEM_SPACE
+
+
+def _check_call(op, src, arg):
+    if not src or not isinstance(arg, CallArg):
+        _fail(op, "needs a body and a CallArg")
+    body, args = src[0], src[1:]
+    params = []
+    for node in body.toposort():
+        if node.op in (Ops.CALL, Ops.BUFFER):
+            _fail(op, "a body may not contain a CALL or a BUFFER (global buffers come in as params)")
+        if node.op is Ops.PARAM:
+            params.append(node)
+    for param in params:
+        slot, wanted = param.arg.slot, param.arg.dtype
+        if not 0 <= slot < len(args):
+            _fail(op, f"PARAM slot {slot} has no argument")
+        given = args[slot]
+        if given.dtype != wanted:
+            _fail(op, f"argument {slot} has dtype {given.dtype}, the body wants {wanted}")
+        if given.shape != param.shape:
+            _fail(op, f"argument {slot} has shape {given.shape}, the body wants {param.shape}")
+    if any(a.dtype is VOID for a in args):
+        _fail(op, "an argument must have a value")
+    return body.dtype, body.shape, body.space
+
+
+def _check_alu(op, src, arg):
+    if not src:
+        _fail(op, "needs at least one src")
+    for s in src:
+        if not _is_value(s):
+            _fail(op, f"every src must be a value in ALU space, got {s.op.name} in {s.space}")
+    if any(s.shape != src[0].shape for s in src):
+        _fail(op, "all srcs must have the same shape")
+    return _ALU_CHECKS.get(op, _check_binary)(op, src, arg)
+
+
+def _check_cast(op, src, arg):
+    if len(src) != 1 or arg not in VALUE_DTYPES:
+        _fail(op, "needs one src and a value dtype as arg")
+    return arg, (), ALU_SPACE
+
+
+def _check_where(op, src, arg):
+    if len(src) != 3 or src[0].dtype is not BOOL:
+        _fail(op, "needs a bool condition and two values")
+    if src[1].dtype is not src[2].dtype:
+        _fail(op, "both branches must have the same dtype")
+    return src[1].dtype, (), ALU_SPACE
+
+
+def _check_neg(op, src, arg):
+    if len(src) != 1 or src[0].dtype not in (I32, F32):
+        _fail(op, "needs one int or float")
+    return src[0].dtype, (), ALU_SPACE
+
+
+def _check_float_unary(op, src, arg):
+    if len(src) != 1 or src[0].dtype is not F32:
+        _fail(op, "needs one float")
+    return F32, (), ALU_SPACE
+
+
+def _check_binary(op, src, arg):
+    if len(src) != 2 or src[1].dtype is not src[0].dtype:
+        _fail(op, "needs two srcs of the same dtype")
+    if op is Ops.ADD and src[0].dtype is BOOL:
+        _fail(op, "ADD is not defined on bool (CMPNE is xor)")
+    if op in (Ops.FLOORDIV, Ops.FLOORMOD) and src[0].dtype is not I32:
+        _fail(op, "needs ints")
+    dtype = BOOL if op in (Ops.CMPLT, Ops.CMPNE) else src[0].dtype
+    return dtype, (), ALU_SPACE
+
+
+_ALU_CHECKS = {
+    Ops.CAST: _check_cast,
+    Ops.WHERE: _check_where,
+    Ops.NEG: _check_neg,
+    Ops.RECIP: _check_float_unary,
+    Ops.EXP2: _check_float_unary,
+    Ops.LOG2: _check_float_unary,
+}
+
+
+def _is_pointer(u) -> bool:
+    return isinstance(u.dtype, Ptr) and u.space == MEM_SPACE
+
+
+def _check_index(op, src, arg):
+    if len(src) != 2:
+        _fail(op, "needs a pointer and an index")
+    if not _is_pointer(src[0]) or src[0].op is Ops.INDEX:
+        _fail(op, "src[0] must be a buffer-like pointer")
+    if src[1].dtype is not I32 or src[1].space != ALU_SPACE or src[1].shape != ():
+        _fail(op, "the index must be a scalar i32")
+    return src[0].dtype, src[0].shape, MEM_SPACE
+
+
+def _check_load(op, src, arg):
+    if len(src) != 1 or src[0].op is not Ops.INDEX:
+        _fail(op, "needs one INDEX")
+    return src[0].dtype.base, (), ALU_SPACE
+
+
+def _check_store(op, src, arg):
+    if len(src) != 2 or src[0].op is not Ops.INDEX:
+        _fail(op, "needs an INDEX and a value")
+    value = src[1]
+    if not _is_value(value) or value.shape != () or value.dtype is not src[0].dtype.base:
+        _fail(op, "the stored value must be a scalar of the element dtype")
+    return VOID, (), None
+
+
+def _check_after(op, src, arg):
+    if not src or not _is_pointer(src[0]):
+        _fail(op, "src[0] must be a pointer")
+    if any(s.op not in (Ops.STORE, Ops.LOAD) for s in src[1:]):
+        _fail(op, "the other srcs must be STOREs or LOADs")
+    return src[0].dtype, src[0].shape, MEM_SPACE
+
+
+def _check_sink(op, src, arg):
+    if not src or any(s.op is not Ops.STORE for s in src):
+        _fail(op, "needs one or more STOREs")
+    return VOID, (), None
+
+
+_CHECKS = {
+    Ops.CONST: _check_const,
+    Ops.PARAM: _check_param,
+    Ops.BUFFER: _check_param,
+    Ops.ALLOC: _check_param,
+    Ops.CALL: _check_call,
+    Ops.INDEX: _check_index,
+    Ops.LOAD: _check_load,
+    Ops.STORE: _check_store,
+    Ops.AFTER: _check_after,
+    Ops.SINK: _check_sink,
+    **{op: _check_alu for op in ALU},
+}
+
+
+def infer(op, src, arg):
+    """Type check a would-be node: (dtype, shape, space), or UOpError naming the op."""
+    if not isinstance(op, Ops):
+        raise UOpError(f"unknown op {op}")
+    for position, s in enumerate(src):
+        if not isinstance(s, UOp):
+            _fail(op, f"src {position} must be a UOp, got {type(s).__name__}")
+    return _CHECKS[op](op, src, arg)
+
+
+# ---------------------------------------------------------------------------------------------
+# The node
+# ---------------------------------------------------------------------------------------------
+
+_set = object.__setattr__
+_ids = itertools.count()
+
+
+# --8<-- [start:uop_new]
+class UOp:
+    """One node: op, srcs, arg, and the dtype, shape and space the checker gave it."""
+
+    __slots__ = ("op", "src", "arg", "dtype", "shape", "space", "id", "_range", "__weakref__")
+    # Every live node, by (op, src, arg key); weak, so an unused node goes away.
+    table: "weakref.WeakValueDictionary[tuple, UOp]" = weakref.WeakValueDictionary()
+
+    def __new__(cls, op, src=(), arg=None):
+        src = tuple(src)
+        if op is Ops.CONST:
+            arg = normalise_const(arg)
+        try:
+            key = (op, src, arg_key(arg))
+            node = UOp.table.get(key)
+        except TypeError:  # an unhashable arg: let the checker say what is wrong with it
+            infer(op, src, arg)
+            raise UOpError(f"{op.name}: the arg must be hashable") from None
+        if node is not None:
+            return node  # built before: same object, no second check, no new id
+        dtype, shape, space = infer(op, src, arg)
+        node = object.__new__(cls)
+        for field, value in zip(UOp.__slots__[:7], (op, src, arg, dtype, shape, space)):
+            _set(node, field, value)
+        _set(node, "id", next(_ids))
+        _set(node, "_range", None)
+        UOp.table[key] = node
+        return node
+
+    # --8<-- [end:uop_new]
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"a UOp never changes after it is built (tried to set {name})")
+
+    def __repr__(self) -> str:
+        return f"<{self.op.name} {self.dtype} #{self.id}>"
+
+    # --8<-- [start:toposort]
+    def toposort(self, skip=None) -> list["UOp"]:
+        """Every node under self once, srcs first: the post-order of a left-to-right DFS."""
+        order: list[UOp] = []
+        seen: set[UOp] = set()
+        stack: list[tuple[UOp, bool]] = [(self, False)]
+        while stack:
+            node, srcs_done = stack.pop()
+            if srcs_done:
+                order.append(node)
+                continue
+            if node in seen:
+                continue
+            seen.add(node)
+            if skip is not None and skip(node):
+                continue
+            stack.append((node, True))
+            # pushed in reverse so that the first src is visited first
+            stack.extend((s, False) for s in reversed(node.src) if s not in seen)
+        return order
+
+    # --8<-- [end:toposort]
+
+    # Convenience constructors and operators -------------------------------------------------
+    @staticmethod
+    def const(value) -> "UOp":
+        return UOp(Ops.CONST, (), value)
+
+    @staticmethod
+    def sink(*stores) -> "UOp":
+        return UOp(Ops.SINK, stores)
+
+    def _operand(self, other) -> "UOp":
+        """A plain number on the right becomes a constant of the left side's type."""
+        if isinstance(other, UOp):
+            return other
+        if self.dtype is F32 and isinstance(other, int) and not isinstance(other, bool):
+            other = float(other)
+        return UOp.const(other)
+
+    def _binary(self, op, other) -> "UOp":
+        return UOp(op, (self, self._operand(other)))
+
+    def __add__(self, other):
+        return self._binary(Ops.ADD, other)
+
+    def __mul__(self, other):
+        return self._binary(Ops.MUL, other)
+
+    def __neg__(self):
+        return UOp(Ops.NEG, (self,))
+
+    def __sub__(self, other):  # there is no SUB: a - b is a + (-b), which is exact
+        return self + (-self._operand(other))
+
+    def __floordiv__(self, other):
+        return self._binary(Ops.FLOORDIV, other)
+
+    def __mod__(self, other):
+        return self._binary(Ops.FLOORMOD, other)
+
+    def __radd__(self, other):
+        return self._operand(other) + self
+
+    def __rmul__(self, other):
+        return self._operand(other) * self
+
+    def lt(self, other):
+        return self._binary(Ops.CMPLT, other)
+
+    def ne(self, other):
+        return self._binary(Ops.CMPNE, other)
+
+    def max(self, other):
+        return self._binary(Ops.MAX, other)
+
+    def where(self, if_true, if_false):
+        if_true = if_true if isinstance(if_true, UOp) else UOp.const(if_true)
+        return UOp(Ops.WHERE, (self, if_true, if_true._operand(if_false)))
+
+    def cast(self, dtype):
+        return UOp(Ops.CAST, (self,), dtype)
+
+    # Range analysis (section 6.4) -----------------------------------------------------------
+    @property
+    def vmin(self):
+        return self._triple()[0]
+
+    @property
+    def vmax(self):
+        return self._triple()[1]
+
+    @property
+    def safe(self) -> bool:
+        return self._triple()[2]
+
+    def _triple(self):
+        if self._range is None:
+            # fill every missing cache below self, srcs first, without recursion
+            for node in self.toposort(skip=lambda n: n._range is not None):
+                _set(node, "_range", range_of(node))
+        return self._range
+
+
+# ---------------------------------------------------------------------------------------------
+# Ranges: (vmin, vmax, safe) of a node from its op, arg and the cached triples of its srcs.
+# ---------------------------------------------------------------------------------------------
+
+FULL = (INT_MIN, INT_MAX)
+UNBOUNDED = (-math.inf, math.inf, True)
+BOOL_RANGE = (0, 1, True)
+
+
+def _fit(lo, hi, safe):
+    """The exact bounds if they fit int32; otherwise the op may wrap, so anything goes."""
+    if INT_MIN <= lo and hi <= INT_MAX:
+        return (lo, hi, safe)
+    return (INT_MIN, INT_MAX, False)
+
+
+def _range_param(u, srcs, safe):
+    if u.dtype is BOOL:
+        return BOOL_RANGE
+    lo, hi = u.arg.vmin, u.arg.vmax
+    return (INT_MIN if lo is None else lo, INT_MAX if hi is None else hi, True)
+
+
+def _range_cast(u, srcs, safe):
+    src = u.src[0]
+    if u.dtype is BOOL:
+        if src.dtype is F32:
+            return BOOL_RANGE
+        lo, hi, _ = srcs[0]
+        if lo == hi == 0:
+            return (0, 0, True)
+        return BOOL_RANGE if lo <= 0 <= hi else (1, 1, True)
+    if src.dtype is BOOL:
+        return (srcs[0][0], srcs[0][1], True)
+    if src.dtype is F32:
+        return (INT_MIN, INT_MAX, True)
+    return srcs[0]
+
+
+def _range_mul(u, srcs, safe):
+    (lo1, hi1, _), (lo2, hi2, _) = srcs
+    products = (lo1 * lo2, lo1 * hi2, hi1 * lo2, hi1 * hi2)
+    return _fit(min(products), max(products), safe)
+
+
+def _range_cmplt(u, srcs, safe):
+    if u.src[0].dtype is F32:
+        return BOOL_RANGE
+    (lo1, hi1, _), (lo2, hi2, _) = srcs
+    if hi1 < lo2:
+        return (1, 1, True)
+    return (0, 0, True) if lo1 >= hi2 else BOOL_RANGE
+
+
+def _range_cmpne(u, srcs, safe):
+    if u.src[0].dtype is F32:
+        return BOOL_RANGE
+    (lo1, hi1, _), (lo2, hi2, _) = srcs
+    if hi1 < lo2 or hi2 < lo1:
+        return (1, 1, True)
+    return (0, 0, True) if lo1 == hi1 == lo2 == hi2 else BOOL_RANGE
+
+
+def _range_where(u, srcs, safe):
+    condition, if_true, if_false = srcs
+    if condition[0] == condition[1] == 1:
+        return if_true
+    if condition[0] == condition[1] == 0:
+        return if_false
+    return (min(if_true[0], if_false[0]), max(if_true[1], if_false[1]), safe)
+
+
+def _range_floordiv(u, srcs, safe):
+    (lo, hi, _), (dlo, dhi, _) = srcs
+    if dlo <= 0 <= dhi:
+        return (INT_MIN, INT_MAX, safe)
+    if dlo == dhi:
+        c = dlo
+        if c == -1:
+            return _fit(-hi, -lo, safe)
+        return (min(lo // c, hi // c), max(lo // c, hi // c), safe)
+    m = max(abs(lo), abs(hi))
+    return _fit(-m, m, safe)
+
+
+def _range_floormod(u, srcs, safe):
+    (lo, hi, _), (dlo, dhi, _) = srcs
+    if dlo <= 0 <= dhi:
+        return (INT_MIN, INT_MAX, safe)
+    if dlo == dhi:
+        c = dlo
+        if lo // c == hi // c:
+            k = lo // c
+            return (lo - k * c, hi - k * c, safe)  # exact: x%4 for x in [9,10] is [1,2]
+        return (0, c - 1, safe) if c > 0 else (c + 1, 0, safe)
+    return (0, dhi - 1, safe) if dlo > 0 else (dlo + 1, 0, safe)
+
+
+def _range_call(u, srcs, safe):
+    return BOOL_RANGE if u.dtype is BOOL else (INT_MIN, INT_MAX, False)
+
+
+_RANGES = {
+    Ops.CONST: lambda u, srcs, safe: (int(u.arg), int(u.arg), True),
+    Ops.PARAM: _range_param,
+    Ops.LOAD: lambda u, srcs, safe: BOOL_RANGE if u.dtype is BOOL else (*FULL, True),
+    Ops.CAST: _range_cast,
+    Ops.NEG: lambda u, srcs, safe: _fit(-srcs[0][1], -srcs[0][0], safe),
+    Ops.ADD: lambda u, srcs, safe: _fit(srcs[0][0] + srcs[1][0], srcs[0][1] + srcs[1][1], safe),
+    Ops.MUL: _range_mul,
+    Ops.MAX: lambda u, srcs, safe: (
+        max(srcs[0][0], srcs[1][0]),
+        max(srcs[0][1], srcs[1][1]),
+        safe,
+    ),
+    Ops.CMPLT: _range_cmplt,
+    Ops.CMPNE: _range_cmpne,
+    Ops.WHERE: _range_where,
+    Ops.FLOORDIV: _range_floordiv,
+    Ops.FLOORMOD: _range_floormod,
+    Ops.CALL: _range_call,
+}
+
+
+def range_of(u):
+    """The (vmin, vmax, safe) triple of u; every src's triple must already be cached."""
+    if u.dtype not in (I32, BOOL) or u.space != ALU_SPACE:
+        return UNBOUNDED
+    srcs = [s._range for s in u.src]
+    safe = all(s[2] for s in srcs)
+    return _RANGES[u.op](u, srcs, safe)
