@@ -9,7 +9,7 @@ against it bit for bit (EXP2 and LOG2 within one ulp).
 import math
 import struct
 
-from .dtypes import BOOL, F32, I32, INT_MAX, INT_MIN
+from .dtypes import BOOL, F32, INT_MAX, INT_MIN
 from .ops import Ops
 
 CANONICAL_NAN_BITS = 0x7FC00000

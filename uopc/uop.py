@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from .dtypes import BOOL, F32, I32, INT_MAX, INT_MIN, VALUE_DTYPES, VOID, DType, Ptr
 from .ops import ALU, Ops
-from .semantics import CANONICAL_NAN_BITS, f32, f32_bits
+from .semantics import f32, f32_bits
 
 ALU_SPACE = "ALU"
 MEM_SPACE = "MEM"
@@ -111,7 +111,9 @@ def _check_call(op, src, arg):
     params = []
     for node in body.toposort():
         if node.op in (Ops.CALL, Ops.BUFFER):
-            _fail(op, "a body may not contain a CALL or a BUFFER (global buffers come in as params)")
+            _fail(
+                op, "a body may not contain a CALL or a BUFFER (global buffers come in as params)"
+            )
         if node.op is Ops.PARAM:
             params.append(node)
     for param in params:
@@ -284,7 +286,9 @@ class UOp:
             return node  # built before: same object, no second check, no new id
         dtype, shape, space = infer(op, src, arg)
         node = object.__new__(cls)
-        for field, value in zip(UOp.__slots__[:7], (op, src, arg, dtype, shape, space)):
+        for field, value in zip(
+            UOp.__slots__[:7], (op, src, arg, dtype, shape, space), strict=False
+        ):
             _set(node, field, value)
         _set(node, "id", next(_ids))
         _set(node, "_range", None)
