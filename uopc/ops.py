@@ -9,6 +9,10 @@ import enum
 
 # --8<-- [start:ops]
 class Ops(enum.Enum):
+    # Members are singletons compared by identity, so the identity hash is right, and it is
+    # computed in C: Enum's own __hash__ is Python code, and every table lookup hashes an op.
+    __hash__ = object.__hash__
+
     # leaves and calls
     CONST = enum.auto()
     PARAM = enum.auto()
@@ -40,11 +44,10 @@ class Ops(enum.Enum):
 
 
 # The ops that compute a value from values: everything folding and the rules work on.
-ALU = frozenset(
-    {
-        Ops.CAST, Ops.NEG, Ops.RECIP, Ops.EXP2, Ops.LOG2,
-        Ops.ADD, Ops.MUL, Ops.MAX, Ops.CMPLT, Ops.CMPNE,
-        Ops.FLOORDIV, Ops.FLOORMOD, Ops.WHERE,
-    }
+# A tuple, so that iterating over it gives the same order in every run.
+ALU = (
+    Ops.CAST, Ops.NEG, Ops.RECIP, Ops.EXP2, Ops.LOG2,
+    Ops.ADD, Ops.MUL, Ops.MAX, Ops.CMPLT, Ops.CMPNE,
+    Ops.FLOORDIV, Ops.FLOORMOD, Ops.WHERE,
 )  # fmt: skip
 # --8<-- [end:ops]

@@ -61,12 +61,12 @@ def literal(u: UOp) -> str:
     if u.dtype is I32:
         if value == INT_MIN:
             return "(-2147483647 - 1)"  # 2147483648 does not fit an int, so -2147483648 is a long
-        return f"({value})" if value < 0 else str(value)  # brackets: `a - -5` never becomes `--`
+        return f"({value})" if value < 0 else str(value)  # so NEG writes -(-5), never --5
     if math.isnan(value):
         return "NAN"
     if math.isinf(value):
         return "INFINITY" if value > 0 else "(-INFINITY)"
-    text = "%.9g" % value  # nine significant digits identify every float32
+    text = f"{value:.9g}"  # C's %.9g: nine significant digits identify every float32
     if "." not in text and "e" not in text:
         text += ".0"  # `1f` is not C; `1.0f` is
     text += "f"  # without the suffix C reads a double, and the op would run in double
@@ -142,7 +142,7 @@ ALU_EXPR = {
     Ops.FLOORMOD: _floormod,
     Ops.WHERE: lambda u, c, a, b: f"{c} ? {a} : {b}",  # both branches were already computed
 }
-assert set(ALU_EXPR) == ALU, "every ALU op needs a C expression"
+assert set(ALU_EXPR) == set(ALU), "every ALU op needs a C expression"
 # --8<-- [end:alu]
 
 
@@ -170,6 +170,25 @@ def _check_call(call) -> None:
         raise ValueError(f"render: a call cannot return a pointer ({call.src[0].op.name} body)")
 
 
+def _statement(u: UOp, name: str, names: dict) -> str:
+    """The one C statement of an INDEX, LOAD or ALU node, whose value is called `name`."""
+    operands = [names[s] for s in u.src]
+    if u.op is Ops.INDEX:
+        return f"  {u.dtype.base.c} *{name} = {operands[0]} + {operands[1]};"
+    if u.op is Ops.LOAD:
+        return f"  {u.dtype.c} {name} = *{operands[0]};"
+    if u.op in ALU_EXPR:
+        return f"  {u.dtype.c} {name} = {ALU_EXPR[u.op](u, *operands)};"
+    raise ValueError(f"render: no C for a {u.op.name} inside a call body")
+
+
+def _declare_alloc(u: UOp, declarations: list[str]) -> str:
+    """`  float a3[4];`: scratch for one call, declared before every statement."""
+    name = f"a{u.arg.slot}"
+    declarations.append(f"  {u.dtype.base.c} {name}[{u.dtype.size}];")
+    return name
+
+
 # --8<-- [start:render]
 def render(call: UOp) -> str:
     """The C source of a CALL: the prelude, then one function with one statement per node."""
@@ -178,6 +197,7 @@ def render(call: UOp) -> str:
     names: dict[UOp, str] = {}  # node -> the C text that stands for its value or address
     declarations: list[str] = []
     statements: list[str] = []
+    counter = 0
     for u in body.toposort():
         op = u.op
         if op is Ops.CONST:
@@ -185,16 +205,16 @@ def render(call: UOp) -> str:
         elif op is Ops.PARAM:
             names[u] = f"p{u.arg.slot}"
         elif op is Ops.ALLOC:
-            names[u] = _declare_alloc(u, names, declarations)
+            names[u] = _declare_alloc(u, declarations)
         elif op is Ops.AFTER:
             names[u] = names[u.src[0]]  # the same pointer; its other srcs only fixed the order
         elif op is Ops.STORE:
             statements.append(f"  *{names[u.src[0]]} = {names[u.src[1]]};")
         elif op is not Ops.SINK:
-            name = f"v{len(names) - _unnumbered(names)}" if False else None  # placeholder
-            name = f"v{_counter(statements, names)}"
+            # v<k> counts the INDEX, LOAD and ALU nodes only (a STORE has no value to name)
+            names[u] = name = f"v{counter}"
+            counter += 1
             statements.append(_statement(u, name, names))
-            names[u] = name
     lines = [_signature(call), *declarations, *statements]
     if body.dtype is not VOID:
         lines.append(f"  return {names[body]};")

@@ -47,6 +47,8 @@ CANONICAL_NAN = f32(math.nan)
 
 def arg_key(arg):
     """The hash-consing key of an arg, immune to True == 1 == 1.0, 0.0 == -0.0 and nan != nan."""
+    if arg is None:
+        return None  # most nodes: tested first only because it is the common case
     if isinstance(arg, float):
         return ("f32", f32_bits(arg))  # one key per float32 pattern, one for every nan
     if isinstance(arg, bool | int):
@@ -134,10 +136,12 @@ def _check_alu(op, src, arg):
     if not src:
         _fail(op, "needs at least one src")
     for s in src:
-        if not _is_value(s):
+        if s.space != ALU_SPACE or s.dtype is VOID or s.dtype.__class__ is not DType:
             _fail(op, f"every src must be a value in ALU space, got {s.op.name} in {s.space}")
-    if any(s.shape != src[0].shape for s in src):
-        _fail(op, "all srcs must have the same shape")
+    shape = src[0].shape
+    for s in src:
+        if s.shape != shape:
+            _fail(op, "all srcs must have the same shape")
     return _ALU_CHECKS.get(op, _check_binary)(op, src, arg)
 
 
@@ -286,10 +290,12 @@ class UOp:
             return node  # built before: same object, no second check, no new id
         dtype, shape, space = infer(op, src, arg)
         node = object.__new__(cls)
-        for field, value in zip(
-            UOp.__slots__[:7], (op, src, arg, dtype, shape, space), strict=False
-        ):
-            _set(node, field, value)
+        _set(node, "op", op)
+        _set(node, "src", src)
+        _set(node, "arg", arg)
+        _set(node, "dtype", dtype)
+        _set(node, "shape", shape)
+        _set(node, "space", space)
         _set(node, "id", next(_ids))
         _set(node, "_range", None)
         UOp.table[key] = node
@@ -401,9 +407,15 @@ class UOp:
 
     def _triple(self):
         if self._range is None:
-            # fill every missing cache below self, srcs first, without recursion
-            for node in self.toposort(skip=lambda n: n._range is not None):
-                _set(node, "_range", range_of(node))
+            missing = [s for s in self.src if s._range is None]
+            if all(t._range is not None for s in missing for t in s.src):
+                # the common case: at most the srcs are new, and their own srcs are known
+                for node in (*missing, self):
+                    _set(node, "_range", range_of(node))
+            else:
+                # fill every missing cache below self, srcs first, without recursion
+                for node in self.toposort(skip=lambda n: n._range is not None):
+                    _set(node, "_range", range_of(node))
         return self._range
 
 

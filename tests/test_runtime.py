@@ -1,0 +1,366 @@
+"""Unit cases of the runtime (`uopc.runtime`): the cache, compiler errors, buffers and calls.
+
+Every test that compiles uses its own empty cache directory, so the compile and hit counts it
+reads are its own.
+"""
+
+import ctypes
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from uopc import BOOL, F32, I32, CallArg, Ops, ParamArg, Ptr, UOp, runtime
+from uopc.runtime import CTYPE, Buffer, Program, compile_c, execute
+
+needs_clang = pytest.mark.skipif(shutil.which(runtime.CC) is None, reason="clang is not installed")
+
+SOURCE = "int answer(void) { return 42; }\n"
+
+
+@pytest.fixture
+def cache(monkeypatch, tmp_path):
+    """An empty cache directory for one test, and STATS counted from zero."""
+    monkeypatch.setattr(runtime, "CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(runtime, "STATS", {"compiles": 0, "hits": 0, "compile_seconds": 0.0})
+    return tmp_path / "cache"
+
+
+def param(slot, dtype):
+    return UOp(Ops.PARAM, (), ParamArg(slot, dtype))
+
+
+def ptr_param(slot, size, dtype=F32):
+    return UOp(Ops.PARAM, (), ParamArg(slot, Ptr(dtype, size)))
+
+
+def buffer(slot, size, dtype=F32):
+    return UOp(Ops.BUFFER, (), ParamArg(slot, Ptr(dtype, size)))
+
+
+def at(pointer, index):
+    return UOp(Ops.INDEX, (pointer, UOp.const(index)))
+
+
+def load(pointer, index):
+    return UOp(Ops.LOAD, (at(pointer, index),))
+
+
+def store(pointer, index, value):
+    return UOp(Ops.STORE, (at(pointer, index), value))
+
+
+def add_call():
+    """c[k] = a[k] + b[k] for k < 3: a memory call over three buffers."""
+    a, b, c = ptr_param(0, 3), ptr_param(1, 3), ptr_param(2, 3)
+    body = UOp.sink(*(store(c, k, load(a, k) + load(b, k)) for k in range(3)))
+    return UOp(Ops.CALL, (body, buffer(0, 3), buffer(1, 3), buffer(2, 3)), CallArg("add3"))
+
+
+def scalar_call(body, *dtypes, name="f"):
+    zero = {BOOL: False, I32: 0, F32: 0.0}
+    return UOp(Ops.CALL, (body, *(UOp.const(zero[d]) for d in dtypes)), CallArg(name))
+
+
+# ---------------------------------------------------------------------------------------------
+# settings
+# ---------------------------------------------------------------------------------------------
+
+
+def test_settings():
+    assert runtime.CC == "clang"
+    assert runtime.CFLAGS == [
+        "-O2", "-fwrapv", "-ffp-contract=off", "-fno-fast-math", "-std=c11", "-shared", "-fPIC",
+    ]  # fmt: skip
+    assert set(runtime.STATS) == {"compiles", "hits", "compile_seconds"}
+
+
+@pytest.mark.parametrize(
+    "dtype, ctype",
+    [
+        (BOOL, ctypes.c_bool),
+        (I32, ctypes.c_int32),
+        (F32, ctypes.c_float),
+        (Ptr(F32, 4), ctypes.POINTER(ctypes.c_float)),
+        (Ptr(I32, 2), ctypes.POINTER(ctypes.c_int32)),
+    ],
+    ids=str,
+)
+def test_ctype(dtype, ctype):
+    assert runtime.ctype_of(dtype) is ctype
+    if not isinstance(dtype, Ptr):
+        assert CTYPE[dtype] is ctype
+
+
+@pytest.mark.parametrize(
+    "environment, expected",
+    [({"UOPC_CACHE": "/some/where"}, "/some/where"), ({}, "uopc-cache")],
+    ids=["UOPC_CACHE", "default"],
+)
+def test_cache_dir_read_at_import(environment, expected):
+    env = {k: v for k, v in os.environ.items() if k != "UOPC_CACHE"} | environment
+    code = "import uopc.runtime as r; print(r.CACHE_DIR)"
+    printed = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    ).stdout.strip()
+    assert printed.endswith(expected) and os.path.isabs(printed)
+
+
+# ---------------------------------------------------------------------------------------------
+# compile_c and the cache
+# ---------------------------------------------------------------------------------------------
+
+
+@needs_clang
+def test_compile_then_hit(cache):
+    first = compile_c(SOURCE)
+    second = compile_c(SOURCE)
+    assert first == second and os.path.exists(first)
+    assert (runtime.STATS["compiles"], runtime.STATS["hits"]) == (1, 1)
+    assert runtime.STATS["compile_seconds"] > 0.0
+    name = os.path.basename(first)
+    assert len(name) == len("0" * 24 + ".so") and all(ch in "0123456789abcdef" for ch in name[:24])
+    assert sorted(os.listdir(cache)) == sorted([name, name[:24] + ".c"])  # no temporary left
+
+
+@needs_clang
+def test_program_twice_compiles_once(cache):
+    call = scalar_call(param(0, F32) + param(1, F32), F32, F32, name="add")
+    assert Program(call)(1.5, 2.25) == 3.75
+    assert Program(call)(1.0, 2.0) == 3.0
+    assert (runtime.STATS["compiles"], runtime.STATS["hits"]) == (1, 1)
+
+
+@needs_clang
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda: compile_c(SOURCE + "\n"),
+        lambda: compile_c(SOURCE, flags=[*runtime.CFLAGS[1:], "-O1"]),
+        lambda: compile_c(SOURCE, flags=runtime.CFLAGS[::-1]),
+    ],
+    ids=["source", "flags", "flag order"],
+)
+def test_any_change_gives_a_new_library(cache, change):
+    assert change() != compile_c(SOURCE)
+    assert runtime.STATS["compiles"] == 2
+
+
+def test_key_covers_compiler_and_version(monkeypatch):
+    monkeypatch.setattr(runtime, "compiler_version", lambda cc: f"{cc} version 1")
+    key = runtime.cache_key(SOURCE, "clang", runtime.CFLAGS)
+    assert len(key) == 24
+    assert runtime.cache_key(SOURCE, "gcc", runtime.CFLAGS) != key
+    monkeypatch.setattr(runtime, "compiler_version", lambda cc: f"{cc} version 2")
+    assert runtime.cache_key(SOURCE, "clang", runtime.CFLAGS) != key
+
+
+@needs_clang
+def test_compiler_failure_names_the_source(cache):
+    with pytest.raises(RuntimeError) as failure:
+        compile_c("int broken(void) { return undefined_name; }\n")
+    message = str(failure.value)
+    assert message.startswith("clang failed:\n")
+    [c_file] = [name for name in os.listdir(cache) if name.endswith(".c")]
+    assert str(cache / c_file) in message and "undefined_name" in message
+    assert not [name for name in os.listdir(cache) if not name.endswith(".c")]
+
+
+@pytest.mark.parametrize("how", ["argument", "setting"])
+def test_missing_compiler_is_a_clear_error(cache, monkeypatch, how):
+    missing = "uopc-no-such-compiler"
+    with pytest.raises(
+        FileNotFoundError, match=f"{missing} not found: install it .*uopc.runtime.CC"
+    ):
+        if how == "argument":
+            compile_c(SOURCE, cc=missing)
+        else:
+            monkeypatch.setattr(runtime, "CC", missing)
+            Program(scalar_call(param(0, F32), F32))
+
+
+# ---------------------------------------------------------------------------------------------
+# Buffer
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "dtype, values, expected",
+    [
+        (F32, [11, 22, 33], [11.0, 22.0, 33.0]),
+        (F32, [0.1], [0.10000000149011612]),  # stored as float32
+        (I32, [-1, 2**31 - 1], [-1, 2**31 - 1]),
+        (BOOL, [True, False], [True, False]),
+    ],
+    ids=["f32", "f32 rounding", "i32", "bool"],
+)
+def test_buffer_copyin_tolist(dtype, values, expected):
+    buf = Buffer(dtype, len(values))
+    assert buf.tolist() == [type(v)(0) for v in expected]  # zero-filled
+    assert buf.copyin(values) is buf
+    assert buf.tolist() == expected
+    assert [type(v) for v in buf.tolist()] == [type(v) for v in expected]
+
+
+@pytest.mark.parametrize("count", [2, 4])
+def test_copyin_wrong_count(count):
+    with pytest.raises(ValueError, match=f"got {count} values for a buffer of 3"):
+        Buffer(F32, 3).copyin([1.0] * count)
+
+
+# ---------------------------------------------------------------------------------------------
+# Program
+# ---------------------------------------------------------------------------------------------
+
+x, y = param(0, F32), param(1, F32)
+i, j = param(0, I32), param(1, I32)
+
+# --8<-- [start:program_cases]
+# (case, call, arguments, the result with its Python type)
+PROGRAM_CASES = [
+    ("f32", scalar_call(x * y + 1.0, F32, F32), (2.0, 3.0), 7.0),
+    ("i32 wraps", scalar_call(i + 1, I32), (2**31 - 1,), -(2**31)),
+    ("i32 floor", scalar_call(i // j, I32, I32), (-7, 2), -4),
+    ("bool", scalar_call(x.lt(y), F32, F32), (1.0, 2.0), True),
+    ("bool false", scalar_call(x.lt(y), F32, F32), (2.0, 1.0), False),
+    ("no arguments", scalar_call(UOp.const(5)), (), 5),
+]
+# --8<-- [end:program_cases]
+
+
+@needs_clang
+@pytest.mark.parametrize(
+    "case, call, args, expected", PROGRAM_CASES, ids=[c[0] for c in PROGRAM_CASES]
+)
+def test_program_result(case, call, args, expected):
+    result = Program(call)(*args)
+    assert result == expected and type(result) is type(expected)
+
+
+@needs_clang
+def test_program_fields():
+    call = scalar_call(x + y, F32, F32, name="add")
+    program = Program(call)
+    assert program.call is call and "float add(float p0, float p1) {" in program.source
+    assert program.fn.restype is ctypes.c_float
+    assert list(program.fn.argtypes) == [ctypes.c_float, ctypes.c_float]
+    assert Program(add_call()).fn.restype is None
+
+
+@needs_clang
+@pytest.mark.parametrize("args", [(1.0,), (1.0, 2.0, 3.0)], ids=["too few", "too many"])
+def test_program_argument_count(args):
+    program = Program(scalar_call(x + y, F32, F32, name="add"))
+    with pytest.raises(TypeError, match=f"add takes 2 arguments, got {len(args)}"):
+        program(*args)
+
+
+def test_program_refuses_a_non_call():
+    with pytest.raises(TypeError, match="Program needs a CALL, got ADD"):
+        Program(x + y)
+
+
+@needs_clang
+@pytest.mark.parametrize(
+    "wrong, error, message",
+    [
+        ([1.0, 2.0, 3.0], TypeError, "argument 1 must be a Buffer, got list"),
+        (Buffer(F32, 4), ValueError, "argument 1 is a buffer of 4 f32, the call wants ptr<f32,3>"),
+        (Buffer(I32, 3), ValueError, "argument 1 is a buffer of 3 i32, the call wants ptr<f32,3>"),
+    ],
+    ids=["list", "size", "dtype"],
+)
+def test_program_checks_buffers(wrong, error, message):
+    with pytest.raises(error, match=message.replace("(", r"\(")):
+        Program(add_call())(Buffer(F32, 3), wrong, Buffer(F32, 3))
+
+
+# ---------------------------------------------------------------------------------------------
+# execute and aliasing
+# ---------------------------------------------------------------------------------------------
+
+
+@needs_clang
+def test_execute_memory_call():
+    a = Buffer(F32, 3).copyin([1, 2, 3])
+    result = execute(add_call(), {0: a, 1: [10, 20, 30]})
+    assert result[0] is a and [b.tolist() for b in result] == [
+        [1.0, 2.0, 3.0],
+        [10.0, 20.0, 30.0],
+        [11.0, 22.0, 33.0],
+    ]
+
+
+@needs_clang
+def test_execute_fills_missing_buffers_with_zeros():
+    result = execute(add_call(), {1: [1, 2, 3]})
+    assert result[2].tolist() == [1.0, 2.0, 3.0]
+
+
+@needs_clang
+def test_execute_value_call_with_constants():
+    call = UOp(Ops.CALL, (x * y + 1.0, UOp.const(2.0), UOp.const(3.0)), CallArg("relu"))
+    assert execute(call) == 7.0
+
+
+@needs_clang
+def test_execute_mixed_arguments():
+    """A memory call with a constant argument: None at its position in the result."""
+    out = ptr_param(0, 1)
+    body = UOp.sink(store(out, 0, param(1, F32) * 2.0))
+    call = UOp(Ops.CALL, (body, buffer(0, 1), UOp.const(4.0)), CallArg("twice"))
+    result = execute(call)
+    assert result[1] is None and result[0].tolist() == [8.0]
+
+
+@pytest.mark.parametrize(
+    "buffers, message",
+    [
+        ({3: [1, 2, 3]}, "no argument at position 3"),
+        ({"a": [1, 2, 3]}, "no argument at position 'a'"),
+    ],
+    ids=["position 3", "not a position"],
+)
+def test_execute_refuses_unknown_positions(buffers, message):
+    with pytest.raises(ValueError, match=message):
+        execute(add_call(), buffers)
+
+
+def test_execute_refuses_a_parameter_argument():
+    call = UOp(Ops.CALL, (x + 1.0, x), CallArg("f"))
+    with pytest.raises(ValueError, match="argument 0 is a PARAM; only BUFFER and CONST"):
+        execute(call)
+
+
+@needs_clang
+def test_one_buffer_twice_is_refused():
+    a = Buffer(F32, 3).copyin([1, 2, 3])
+    with pytest.raises(ValueError, match="arguments 0 and 1 are the same buffer"):
+        Program(add_call())(a, a, Buffer(F32, 3))
+    with pytest.raises(ValueError, match="arguments 1 and 2 are the same buffer"):
+        execute(add_call(), {1: a, 2: a})
+    assert a.tolist() == [1.0, 2.0, 3.0]  # refused before anything ran
+
+
+@needs_clang
+def test_one_buffer_twice_when_asked_for():
+    a, out = Buffer(F32, 3).copyin([1, 2, 3]), Buffer(F32, 3)
+    Program(add_call())(a, a, out, allow_alias=True)
+    assert out.tolist() == [2.0, 4.0, 6.0]
+    result = execute(add_call(), {0: a, 1: a, 2: a}, allow_alias=True)
+    assert result[2] is a and a.tolist() == [2.0, 4.0, 6.0]  # in place: each element once
+
+
+@needs_clang
+def test_scratch_memory():
+    """An ALLOC is scratch for one call: written, then read back through AFTER."""
+    source, out = ptr_param(0, 2), ptr_param(1, 2)
+    scratch = UOp(Ops.ALLOC, (), ParamArg(3, Ptr(F32, 4)))
+    first = store(scratch, 2, load(source, 0) * 2.0)
+    later = UOp(Ops.AFTER, (scratch, first))
+    body = UOp.sink(store(out, 1, load(later, 2) + load(source, 1)))
+    call = UOp(Ops.CALL, (body, buffer(0, 2), buffer(1, 2)), CallArg("scratch"))
+    assert "  float a3[4];" in Program(call).source.splitlines()
+    assert execute(call, {0: [5.0, 0.5]})[1].tolist() == [0.0, 10.5]

@@ -1,0 +1,239 @@
+"""Every rule of the strict and fast-math lists, where it must fire and where it must not.
+
+Each case names a rule, builds an expression, and gives the expected result of `simplify`
+(or None for "unchanged"). A firing case also checks that the named rule is the one that
+fired, so a case cannot pass because some other rule happened to do the work.
+"""
+
+import math
+
+import pytest
+
+from uopc import BOOL, F32, I32, INT_MAX, INT_MIN, Ops, ParamArg, UOp
+from uopc.fold import fold
+from uopc.rewrite import PatternMatcher, graph_rewrite
+from uopc.symbolic import FAST, SYM, default, fast, simplify
+
+C = UOp.const
+x = UOp(Ops.PARAM, (), ParamArg(0, I32))  # no declared range
+y = UOp(Ops.PARAM, (), ParamArg(1, I32))
+i = UOp(Ops.PARAM, (), ParamArg(0, I32, 0, 15))
+j = UOp(Ops.PARAM, (), ParamArg(1, I32, 0, 3))
+k = UOp(Ops.PARAM, (), ParamArg(2, I32, 0, 7))
+n = UOp(Ops.PARAM, (), ParamArg(2, I32, 8, 11))
+big = UOp(Ops.PARAM, (), ParamArg(2, I32, 0, 2**30))
+f = UOp(Ops.PARAM, (), ParamArg(1, F32))
+g = UOp(Ops.PARAM, (), ParamArg(0, F32))
+b = UOp(Ops.PARAM, (), ParamArg(2, BOOL))
+c = UOp(Ops.PARAM, (), ParamArg(3, BOOL))
+
+# (rule, expression, expected result; None means the expression must come back unchanged)
+FIRES = [
+    ("canonical order", lambda: C(3) + x, lambda: x + 3),
+    ("canonical order", lambda: y * x, lambda: x * y),
+    ("canonical order", lambda: y.ne(x), lambda: x.ne(y)),
+    ("canonical order", lambda: C(2.0) * f, lambda: f * 2.0),
+    ("range is a point", lambda: j.lt(4), lambda: C(True)),
+    ("range is a point", lambda: (i + k) * 0, lambda: C(0)),
+    ("range is a point", lambda: x % 1, lambda: C(0)),
+    ("range is a point", lambda: (i * 4 + j) // 64, lambda: C(0)),
+    ("max by range", lambda: j.max(C(-5)), lambda: j),
+    ("range is a point", lambda: j.max(C(4)), lambda: C(4)),
+    ("max by range", lambda: i.max(j - 3), lambda: i),
+    ("x*1", lambda: x * 1, lambda: x),
+    ("x*1", lambda: f * 1.0, lambda: f),
+    ("x*-1", lambda: x * -1, lambda: -x),
+    ("x*-1", lambda: f * -1.0, lambda: -f),
+    ("x+(-0.0) (float)", lambda: f + C(-0.0), lambda: f),
+    ("x+0 (int)", lambda: x + 0, lambda: x),
+    ("-(-x)", lambda: UOp(Ops.NEG, (-f,)), lambda: f),
+    ("-(-x)", lambda: UOp(Ops.NEG, (-x,)), lambda: x),
+    ("-(x*c)", lambda: -(x * 3), lambda: x * -3),
+    ("-(x*c)", lambda: -(f * 2.5), lambda: f * -2.5),
+    ("-(x*c)", lambda: -(x * INT_MIN), lambda: x * INT_MIN),
+    ("x+(-x) (int)", lambda: x + (-x), lambda: C(0)),
+    ("max(x,x)", lambda: f.max(f), lambda: f),
+    ("max(x,x)", lambda: x.max(x), lambda: x),
+    ("x<x", lambda: f.lt(f), lambda: C(False)),
+    ("x<x", lambda: x.lt(x), lambda: C(False)),
+    ("cast to own dtype", lambda: f.cast(F32), lambda: f),
+    ("cast to own dtype", lambda: b.cast(BOOL), lambda: b),
+    ("x*True (bool)", lambda: b * True, lambda: b),
+    ("where(const,a,b)", lambda: UOp(Ops.WHERE, (C(True), f, g)), lambda: f),
+    ("where(const,a,b)", lambda: UOp(Ops.WHERE, (C(False), f, g)), lambda: g),
+    ("where(c,a,a)", lambda: b.where(f, f), lambda: f),
+    ("where(c,True,False)", lambda: b.where(True, False), lambda: b),
+    ("where(c,False,True)", lambda: b.where(False, True), lambda: b.ne(C(True))),
+    ("(x+c1)+c2", lambda: (x + 3) + 5, lambda: x + 8),
+    ("(x+c1)+c2", lambda: (x + INT_MAX) + 1, lambda: x + INT_MIN),
+    ("(x*c1)*c2", lambda: (x * 2) * 3, lambda: x * 6),
+    ("(x+c1)*c2", lambda: (x + 3) * 5, lambda: x * 5 + 15),
+    ("x//c trivial", lambda: x // -1, lambda: -x),
+    ("x//c trivial", lambda: x // 0, lambda: C(0)),
+    ("x%c trivial", lambda: x % 0, lambda: x),
+    ("x%c inside one bucket", lambda: n % 4, lambda: n + -8),
+    ("x%c inside one bucket", lambda: j % 4, lambda: j),
+    ("x%c inside one bucket", lambda: n % -12, lambda: n + -12),
+    ("(x//c1)//c2", lambda: (x // 3) // 5, lambda: x // 15),
+    ("(x%c1)%c2", lambda: (x % 12) % 4, lambda: x % 4),
+    ("(a*c1+b)//c2", lambda: (i * 4 + j) // 4, lambda: i),
+    ("(a*c1+b)//c2", lambda: (i * 8 + k) // 8, lambda: i),
+    ("(a*c1+b)//c2", lambda: (i * 6 + k) // 3, lambda: i * 2 + k // 3),
+    ("(a*c1+b)%c2", lambda: (i * 4 + j) % 4, lambda: j),
+    ("(a*c1+b)%c2", lambda: (i * 6 + k) % 6, lambda: k % 6),
+    ("(a*c1+b)%c2", lambda: (i * 4 + 8) % 4, lambda: C(0)),
+]
+
+NOT_FIRES = [
+    ("canonical order", lambda: x + y),
+    ("canonical order", lambda: g.max(f)),  # float MAX does not commute
+    ("range is a point", lambda: i + j),
+    ("max by range", lambda: i.max(j)),
+    ("x*1", lambda: x * 2),
+    ("x*-1", lambda: f * -2.0),
+    ("x+(-0.0) (float)", lambda: f + 0.0),  # +0.0 is not the identity: -0.0 + 0.0 is +0.0
+    ("x+0 (int)", lambda: x + 1),
+    ("-(-x)", lambda: -(f * 2.0)),
+    ("-(x*c)", lambda: -(x * y)),
+    ("x+(-x) (int)", lambda: f + (-f)),  # inf + -inf is nan
+    ("x+(-x) (int)", lambda: x + (-y)),
+    ("max(x,x)", lambda: f.max(g)),
+    ("x<x", lambda: f.lt(g)),
+    ("cast to own dtype", lambda: x.cast(F32)),
+    ("x*True (bool)", lambda: b * c),
+    ("where(const,a,b)", lambda: b.where(f, g)),
+    ("where(c,a,a)", lambda: b.where(f, g)),
+    ("where(c,True,False)", lambda: b.where(c, False)),
+    ("where(c,False,True)", lambda: b.where(True, c)),
+    ("(x+c1)+c2", lambda: (x + y) + 5),
+    ("(x+c1)+c2", lambda: (f + 1.0) + 2.0),  # float + does not regroup
+    ("(x*c1)*c2", lambda: (f * 3.0) * 5.0),
+    ("(x+c1)*c2", lambda: (f + 1.0) * 2.0),
+    ("x//c trivial", lambda: x // 2),
+    ("x%c trivial", lambda: x % 2),
+    ("x%c inside one bucket", lambda: i % 4),
+    ("(x//c1)//c2", lambda: (x // -3) // 5),
+    ("(x//c1)//c2", lambda: (x // 65536) // 65536),  # the product does not fit
+    ("(x%c1)%c2", lambda: (x % 12) % 5),
+    ("(x%c1)%c2", lambda: (x % -12) % 4),
+    ("(a*c1+b)//c2", lambda: (big * 4) // 4),  # big*4 may wrap
+    ("(a*c1+b)//c2", lambda: (x * 4 + y) // 4),  # x*4 may wrap
+    ("(a*c1+b)//c2", lambda: (i * 3 + j) // 4),  # no term is a multiple of 4
+    ("(a*c1+b)//c2", lambda: (i * 4 + j) // -4),  # negative divisor
+    ("(a*c1+b)%c2", lambda: (x * 4 + y) % 4),
+    ("(a*c1+b)%c2", lambda: ((i * 2) * 2 + j) % 5),
+]
+
+
+def fired_by(expr, pm_rules):
+    pm = PatternMatcher(pm_rules)
+    return graph_rewrite(expr, pm), pm.fired
+
+
+@pytest.mark.parametrize("name, build, expected", FIRES)
+def test_rule_fires(name, build, expected):
+    result, fired = fired_by(build(), fold.rules + SYM)
+    assert fired[name] > 0, f"{name} did not fire; fired: {dict(fired)}"
+    assert result is expected()
+
+
+@pytest.mark.parametrize("name, build", NOT_FIRES)
+def test_rule_does_not_fire(name, build):
+    expr = build()
+    result, fired = fired_by(expr, fold.rules + SYM)
+    assert fired[name] == 0
+    assert result is simplify(expr)
+
+
+UNCHANGED = [
+    lambda: x + y,
+    lambda: f + 0.0,
+    lambda: f * 0.0,
+    lambda: (big * 4) // 4,
+    lambda: g.max(f),
+    lambda: (f * 3.0) * 5.0,
+]
+
+
+@pytest.mark.parametrize("build", UNCHANGED)
+def test_strict_leaves_unchanged(build):
+    expr = build()
+    assert simplify(expr) is expr
+
+
+FAST_CASES = [
+    ("x*0.0", lambda: f * 0.0, lambda: C(0.0)),
+    ("x*0.0", lambda: f * -0.0, lambda: C(0.0)),
+    ("x+0.0 (float)", lambda: f + 0.0, lambda: f),
+    ("(x*c1)*c2 (float)", lambda: (f * 3.0) * 5.0, lambda: f * 15.0),
+    ("x*recip(x)", lambda: f * UOp(Ops.RECIP, (f,)), lambda: C(1.0)),
+    ("x+(-x) (float)", lambda: f + (-f), lambda: C(0.0)),
+]
+
+
+@pytest.mark.parametrize("name, build, expected", FAST_CASES)
+def test_fast_math_rule(name, build, expected):
+    result, fired = fired_by(build(), fold.rules + SYM + FAST)
+    assert fired[name] > 0
+    assert result is expected()
+    assert simplify(build(), fast_math=True) is expected()
+
+
+def test_rule_names_and_counts():
+    assert [r.name for r in default.rules[:8]] == [
+        "const fold", "inline call", "canonical order", "range is a point", "max by range",
+        "x*1", "x*-1", "x+(-0.0) (float)",
+    ]  # fmt: skip
+    assert len(SYM) == 28 and len(FAST) == 5
+    assert len(default.rules) == 30 and len(fast.rules) == 35
+    assert len({r.name for r in SYM + FAST}) == 33
+    names = [r.name for r in SYM]
+    assert names.index("(x+c1)+c2") < names.index("x%c inside one bucket")
+    assert names.index("x%c inside one bucket") < names.index("(x//c1)//c2")
+    assert names[-2:] == ["(a*c1+b)//c2", "(a*c1+b)%c2"]
+
+
+PER_OP = {
+    Ops.ADD: 7, Ops.MUL: 8, Ops.NEG: 4, Ops.CMPLT: 3, Ops.FLOORDIV: 5, Ops.FLOORMOD: 6,
+    Ops.WHERE: 6, Ops.CAST: 3, Ops.CONST: 0, Ops.LOAD: 0, Ops.CALL: 1,
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("op, count", PER_OP.items())
+def test_per_op_index(op, count):
+    assert len(default.by_op[op]) == count
+
+
+BOOK_RESULTS = [
+    (lambda: ((x * 1) + 0) * (C(2) + 3), lambda: x * 5),
+    (lambda: ((i * 4 + j) // 2) // 2, lambda: i),
+    (lambda: (i + 3) + 5, lambda: i + 8),
+    (lambda: (i * 2) * 3, lambda: i * 6),
+]
+
+
+@pytest.mark.parametrize("build, expected", BOOK_RESULTS)
+def test_book_results(build, expected):
+    assert simplify(build()) is expected()
+
+
+def test_simplify_is_idempotent_on_examples():
+    for build, _ in BOOK_RESULTS + [(b, None) for _, b, _ in FIRES]:
+        once = simplify(build())
+        assert simplify(once) is once
+
+
+def test_long_chain_of_additions():
+    chain = x
+    for step in range(1, 200_001):
+        chain = chain + step
+    assert len(chain.toposort()) == 400_001
+    result = simplify(chain)
+    assert result is x + (-1474736480)
+
+
+def test_fast_constant_keeps_float32():
+    # the regrouped constant is rounded to float32 by the constructor
+    result = simplify((f * 0.1) * 3.0, fast_math=True)
+    assert result.src[1].arg == UOp.const(0.1 * 3.0).arg
+    assert not math.isnan(result.src[1].arg)

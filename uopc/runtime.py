@@ -1,0 +1,219 @@
+"""Compiling with clang, the cache of shared libraries, and calling them through ctypes.
+
+Relies on `render` for the C, on `uop` for the call's arguments and on clang (or any compiler that
+takes the same flags). Invariants: a cached library is found only under a key made from the
+compiler, its version, the flags and the source, so a stale library is never loaded; a library
+appears in the cache only complete (written under a temporary name, then renamed); a call never
+runs with one buffer passed twice unless the caller asked for it.
+"""
+
+import ctypes
+import functools
+import hashlib
+import os
+import subprocess
+import tempfile
+import time
+
+from .dtypes import BOOL, F32, I32, VOID, Ptr
+from .ops import Ops
+from .render import render
+from .uop import UOp
+
+CC = "clang"
+# -fwrapv: int overflow wraps; -ffp-contract=off: no fused multiply-add (one rounding, not two);
+# -fno-fast-math: no value-changing float rewrites. No -march=native: the cache may be shared.
+CFLAGS = ["-O2", "-fwrapv", "-ffp-contract=off", "-fno-fast-math", "-std=c11", "-shared", "-fPIC"]
+CACHE_DIR = os.environ.get("UOPC_CACHE") or os.path.join(tempfile.gettempdir(), "uopc-cache")
+STATS = {"compiles": 0, "hits": 0, "compile_seconds": 0.0}
+CTYPE = {BOOL: ctypes.c_bool, I32: ctypes.c_int32, F32: ctypes.c_float}
+
+
+def ctype_of(dtype):
+    """The ctypes type of a value dtype, or a ctypes pointer to the element type of a `Ptr`."""
+    if isinstance(dtype, Ptr):
+        return ctypes.POINTER(CTYPE[dtype.base])
+    return CTYPE[dtype]
+
+
+@functools.cache
+def compiler_version(cc: str) -> str:
+    """The first line of `<cc> --version`, asked once per process (it is part of every key)."""
+    try:
+        done = subprocess.run([cc, "--version"], capture_output=True, text=True)
+    except FileNotFoundError:
+        raise FileNotFoundError(
+            f"{cc} not found: install it (Debian: apt-get install clang) or set uopc.runtime.CC"
+        ) from None
+    return (done.stdout or done.stderr).split("\n", 1)[0]
+
+
+def cache_key(src: str, cc: str, flags: list[str]) -> str:
+    """First 24 hex digits of the SHA-256 of compiler, version, flags and source, NUL-joined."""
+    text = "\0".join([cc, compiler_version(cc), *flags, src])
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:24]
+
+
+def _write_atomically(path: str, data: str) -> None:
+    temporary = f"{path}.{os.getpid()}.tmp"
+    with open(temporary, "w", encoding="utf-8") as file:
+        file.write(data)
+    os.replace(temporary, path)
+
+
+# --8<-- [start:compile_c]
+def compile_c(src: str, cc: str | None = None, flags: list[str] | None = None) -> str:
+    """The path of a shared library built from src, compiled now or found in the cache."""
+    cc = CC if cc is None else cc  # read at call time, so that setting runtime.CC takes effect
+    flags = CFLAGS if flags is None else flags
+    key = cache_key(src, cc, flags)
+    os.makedirs(CACHE_DIR, exist_ok=True)
+    library = os.path.join(CACHE_DIR, f"{key}.so")
+    if os.path.exists(library):
+        STATS["hits"] += 1
+        return library
+    source = os.path.join(CACHE_DIR, f"{key}.c")
+    _write_atomically(source, src)  # left in place: compiler errors point into it
+    temporary = f"{library}.{os.getpid()}.tmp"
+    start = time.perf_counter()
+    done = subprocess.run(
+        [cc, *flags, source, "-o", temporary, "-lm"], capture_output=True, text=True
+    )
+    if done.returncode != 0:
+        if os.path.exists(temporary):
+            os.remove(temporary)
+        raise RuntimeError(f"{cc} failed:\n{done.stderr}")
+    os.replace(temporary, library)  # atomic: another process sees no library or all of it
+    STATS["compiles"] += 1
+    STATS["compile_seconds"] += time.perf_counter() - start
+    return library
+
+
+# --8<-- [end:compile_c]
+
+
+class Buffer:
+    """A caller-owned array of `size` elements of a value dtype, zero-filled, in `arr`."""
+
+    def __init__(self, dtype, size: int):
+        if dtype not in CTYPE or not isinstance(size, int) or size <= 0:
+            raise ValueError(f"Buffer needs a value dtype and a positive size, got {dtype}, {size}")
+        self.dtype, self.size = dtype, size
+        self.arr = (CTYPE[dtype] * size)()
+
+    def copyin(self, values) -> "Buffer":
+        """Fill the buffer from exactly `size` Python values; returns the buffer."""
+        values = list(values)
+        if len(values) != self.size:
+            raise ValueError(f"copyin: got {len(values)} values for a buffer of {self.size}")
+        self.arr[:] = values
+        return self
+
+    def tolist(self) -> list:
+        return list(self.arr)
+
+    def __repr__(self) -> str:
+        return f"Buffer({self.dtype}, {self.size}, {self.tolist()})"
+
+
+def _require_call(who: str, call) -> None:
+    if not isinstance(call, UOp) or call.op is not Ops.CALL:
+        got = call.op.name if isinstance(call, UOp) else type(call).__name__
+        raise TypeError(f"{who} needs a CALL, got {got}")
+
+
+# --8<-- [start:program]
+class Program:
+    """A CALL rendered, compiled (or found in the cache) and loaded: call it like a function."""
+
+    def __init__(self, call: UOp):
+        _require_call("Program", call)
+        self.call = call
+        self.source = render(call)
+        self.lib = ctypes.CDLL(compile_c(self.source))
+        self.fn = getattr(self.lib, call.arg.name)
+        self.arg_dtypes = [argument.dtype for argument in call.src[1:]]
+        self.fn.argtypes = [ctype_of(dtype) for dtype in self.arg_dtypes]
+        body = call.src[0]
+        self.fn.restype = None if body.dtype is VOID else CTYPE[body.dtype]
+        self.pointers = [i for i, dtype in enumerate(self.arg_dtypes) if isinstance(dtype, Ptr)]
+
+    def __call__(self, *args, allow_alias: bool = False):
+        """Scalars pass through, each Buffer as its array; the result as a Python value or None."""
+        if len(args) != len(self.arg_dtypes):
+            raise TypeError(
+                f"{self.call.arg.name} takes {len(self.arg_dtypes)} arguments, got {len(args)}"
+            )
+        if not self.pointers:
+            return self.fn(*args)  # the common scalar case stays one ctypes call
+        args = list(args)
+        for position in self.pointers:
+            args[position] = self._array(position, args[position])
+        if not allow_alias:
+            _refuse_alias(args, self.pointers)
+        return self.fn(*args)
+
+    # --8<-- [end:program]
+
+    def _array(self, position: int, buffer):
+        wanted = self.arg_dtypes[position]
+        if not isinstance(buffer, Buffer):
+            raise TypeError(f"argument {position} must be a Buffer, got {type(buffer).__name__}")
+        if buffer.dtype is not wanted.base or buffer.size != wanted.size:
+            raise ValueError(
+                f"argument {position} is a buffer of {buffer.size} {buffer.dtype}, "
+                f"the call wants {wanted}"
+            )
+        return buffer.arr
+
+
+def _refuse_alias(arrays: list, positions: list[int]) -> None:
+    # The body assumes distinct buffers (the builder orders accesses per buffer); through one
+    # array passed twice a store can reach an element another argument loads, in any order.
+    first_seen: dict[int, int] = {}
+    for position in positions:
+        earlier = first_seen.setdefault(id(arrays[position]), position)
+        if earlier != position:
+            raise ValueError(
+                f"arguments {earlier} and {position} are the same buffer; "
+                "pass allow_alias=True if that is intended"
+            )
+
+
+# --8<-- [start:execute]
+def execute(call: UOp, buffers: dict | None = None, allow_alias: bool = False):
+    """Run a call whose arguments are BUFFERs and constants.
+
+    `buffers` maps an argument position to a Buffer or a list of values; every other BUFFER
+    position gets a fresh zero-filled Buffer. Returns the value for a value body, else the list
+    of Buffers by argument position (None at the constants).
+    """
+    _require_call("execute", call)
+    buffers = {} if buffers is None else buffers
+    arguments = call.src[1:]
+    for position in buffers:
+        if not (isinstance(position, int) and 0 <= position < len(arguments)):
+            raise ValueError(f"execute: no argument at position {position!r}")
+    values = [_argument(position, u, buffers) for position, u in enumerate(arguments)]
+    result = Program(call)(*values, allow_alias=allow_alias)
+    if call.src[0].dtype is not VOID:
+        return result
+    return [value if isinstance(value, Buffer) else None for value in values]
+
+
+# --8<-- [end:execute]
+
+
+def _argument(position: int, u: UOp, buffers: dict):
+    """The value execute passes at one position: the constant, or a Buffer for a BUFFER."""
+    if u.op is Ops.CONST:
+        if position in buffers:
+            raise ValueError(f"execute: argument {position} is a constant, not a buffer")
+        return u.arg
+    if u.op is not Ops.BUFFER:
+        raise ValueError(f"execute: argument {position} is a {u.op.name}; only BUFFER and CONST")
+    given = buffers.get(position)
+    if isinstance(given, Buffer):
+        return given
+    fresh = Buffer(u.dtype.base, u.dtype.size)
+    return fresh if given is None else fresh.copyin(given)
