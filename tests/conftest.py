@@ -1,0 +1,58 @@
+"""pytest options for the suite: `--full` for the book's sizes, `--layer NAME` to pick layers."""
+
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+# tests/ on the path so that every test file can `import common` and `import counting`
+sys.path.insert(0, str(Path(__file__).parent))
+
+
+def pytest_addoption(parser):
+    parser.addoption("--full", action="store_true", help="run every layer at the book's sizes")
+    parser.addoption(
+        "--layer",
+        action="append",
+        default=[],
+        help="run only the tests marked with this layer name (repeatable)",
+    )
+
+
+def pytest_configure(config):
+    if config.getoption("--full"):
+        os.environ["UOPC_FULL"] = "1"
+    for marker in (
+        "layer(name): the test layer a test belongs to (select with --layer NAME)",
+        "needs_clang: compiles C with clang",
+        "needs_z3: uses the z3 solver",
+        "slow: takes more than a few seconds even at quick sizes",
+        "mutation: runs planted bugs (opt-in: select with -m mutation)",
+    ):
+        config.addinivalue_line("markers", marker)
+
+
+def pytest_collection_modifyitems(config, items):
+    wanted = set(config.getoption("--layer"))
+    if wanted:
+        chosen = [item for item in items if _layer(item) in wanted]
+        deselected = [item for item in items if _layer(item) not in wanted]
+        config.hook.pytest_deselected(items=deselected)
+        items[:] = chosen
+    if not config.getoption("-m"):
+        # planted-bug runs are slow and opt-in
+        kept = [item for item in items if "mutation" not in item.keywords]
+        config.hook.pytest_deselected(items=[i for i in items if "mutation" in i.keywords])
+        items[:] = kept
+    for item in items:
+        # Without clang a quick run skips (and says so); a full run lets the test fail.
+        missing_clang = shutil.which("clang") is None
+        if "needs_clang" in item.keywords and missing_clang and os.environ.get("UOPC_FULL") != "1":
+            item.add_marker(pytest.mark.skip(reason="clang is not installed (scripts/setup.sh)"))
+
+
+def _layer(item):
+    marker = item.get_closest_marker("layer")
+    return marker.args[0] if marker else None

@@ -1,0 +1,37 @@
+"""Sizes and check counts shared by every test layer.
+
+A layer asks `size(quick, full)` for its size and calls `report(group, layer, n)` once with
+the number of checks it made. `report` prints the machine-readable line
+`COUNT <group> <layer> <n>` and, when `UOPC_COUNTS` names a file, appends the same line
+there, because pytest captures standard output; `scripts/summary.py` adds up those lines,
+so no count is ever typed by hand.
+"""
+
+import os
+
+GROUPS = ("semantics-numpy", "semantics-c", "unit", "pipeline", "memory")
+
+
+def full() -> bool:
+    """True under `pytest --full` or `UOPC_FULL=1`: the book's sizes."""
+    return os.environ.get("UOPC_FULL") == "1"
+
+
+def size(quick, full_size):
+    return full_size if full() else quick
+
+
+def report(group: str, layer: str, checks: int) -> str:
+    """Print and record one count line; a layer with no checks is a broken layer."""
+    if group not in GROUPS:
+        raise ValueError(f"unknown group {group!r}; expected one of {GROUPS}")
+    if checks <= 0:
+        raise AssertionError(f"layer {layer} made no checks")
+    line = f"COUNT {group} {layer} {checks}"
+    print(line)
+    path = os.environ.get("UOPC_COUNTS")
+    if path:
+        # one short write in append mode: lines from parallel workers never interleave
+        with open(path, "a", encoding="utf-8") as out:
+            out.write(line + "\n")
+    return line
