@@ -95,13 +95,17 @@ def _check_param(op, src, arg):
         _fail(op, "takes no srcs")
     if not isinstance(arg, ParamArg):
         _fail(op, "arg must be a ParamArg")
+    if type(arg.slot) is not int or arg.slot < 0:  # bool is an int to isinstance
+        _fail(op, "the slot must be a non-negative int")
+    if any(bound is not None and type(bound) is not int for bound in (arg.vmin, arg.vmax)):
+        _fail(op, "vmin and vmax must be ints or None")
     if op is Ops.PARAM and isinstance(arg.dtype, DType):
         if arg.dtype not in VALUE_DTYPES:
             _fail(op, "a scalar param must be bool, i32 or f32")
         return arg.dtype, (), ALU_SPACE
     if not isinstance(arg.dtype, Ptr) or arg.dtype.base not in VALUE_DTYPES:
         _fail(op, "needs a pointer dtype")
-    if not isinstance(arg.dtype.size, int) or arg.dtype.size <= 0:
+    if type(arg.dtype.size) is not int or arg.dtype.size <= 0:
         _fail(op, "size must be positive")
     return arg.dtype, (arg.dtype.size,), MEM_SPACE
 

@@ -1,0 +1,83 @@
+"""A front end for memory programs: loads and stores in program order, AFTER edges added for you.
+
+Relies on `uop` for the nodes (and on `ops`, `dtypes` for the names). Invariant, per buffer:
+every access is ordered after the accesses it must follow, whatever the element index.
+  - read after write: a load indexes the version made by the last store;
+  - write after read: a store's pointer waits for every load since the previous store;
+  - write after write: a store's pointer comes from the previous store's version.
+A buffer that is never written gets no AFTER at all, so equal loads of it are one node.
+"""
+
+from .dtypes import Ptr
+from .ops import Ops
+from .uop import CallArg, ParamArg, UOp
+
+
+def _index(i) -> UOp:
+    return i if isinstance(i, UOp) else UOp.const(i)
+
+
+# --8<-- [start:mem]
+class Mem:
+    """One buffer: `base` its pointer, `version` the pointer the next access uses,
+    `readers` the loads since the last store, `last` the latest store."""
+
+    def __init__(self, base: UOp, builder=None):
+        self.base, self.version = base, base
+        self.readers: list[UOp] = []
+        self.last: UOp | None = None
+        self.builder = builder
+
+    def load(self, i) -> UOp:
+        """LOAD(INDEX(version, i)): after the last store to this buffer (read after write)."""
+        load = UOp(Ops.LOAD, (UOp(Ops.INDEX, (self.version, _index(i))),))
+        self.readers.append(load)
+        return load
+
+    def store(self, i, v) -> UOp:
+        """STORE(INDEX(pointer, i), v), the pointer after every load since the last store."""
+        value = v if isinstance(v, UOp) else UOp.const(v)  # no conversion: 5 is an i32
+        pointer = UOp(Ops.AFTER, (self.version, *self.readers)) if self.readers else self.version
+        store = UOp(Ops.STORE, (UOp(Ops.INDEX, (pointer, _index(i))), value))
+        self.version = UOp(Ops.AFTER, (pointer, store))  # later accesses come after this store
+        self.readers, self.last = [], store
+        if self.builder is not None:
+            self.builder.stores.append(store)
+        return store
+
+
+# --8<-- [end:mem]
+
+
+# --8<-- [start:builder]
+class Builder:
+    """The buffers of one body and every store written through them, in program order."""
+
+    def __init__(self):
+        self.stores: list[UOp] = []
+        self.mems: list[Mem] = []
+
+    def _mem(self, op, slot: int, dtype, size: int) -> Mem:
+        mem = Mem(UOp(op, (), ParamArg(slot, Ptr(dtype, size))), self)
+        self.mems.append(mem)
+        return mem
+
+    def buffer(self, slot: int, dtype, size: int) -> Mem:
+        """A caller's buffer: a pointer PARAM, bound to the call's argument `slot`."""
+        return self._mem(Ops.PARAM, slot, dtype, size)
+
+    def alloc(self, slot: int, dtype, size: int) -> Mem:
+        """Scratch memory for one call, undefined until written; the slot tells arrays apart."""
+        return self._mem(Ops.ALLOC, slot, dtype, size)
+
+    def body(self) -> UOp:
+        """A SINK of each written buffer's last store (earlier stores hang off its AFTER chain)."""
+        return UOp.sink(*[mem.last for mem in self.mems if mem.last is not None])
+
+
+def make_call(body: UOp, args, name: str = "kernel") -> UOp:
+    """The CALL of body; a pointer PARAM takes a BUFFER with the same ParamArg."""
+    return UOp(Ops.CALL, (body, *args), CallArg(name))
+
+
+# --8<-- [end:builder]
