@@ -209,7 +209,7 @@ def test_parse_error_is_a_value_error():
 
 
 def live_params(slots):
-    return [n for n in list(UOp.table.values()) if n.op is Ops.PARAM and n.arg.slot in slots]
+    return [n for n in UOp.live_nodes() if n.op is Ops.PARAM and n.arg.slot in slots]
 
 
 @pytest.mark.parametrize(

@@ -37,7 +37,7 @@ def _as_tuple(value):
 class UPat:
     """A pattern: every field that is given must hold for the node it matches."""
 
-    __slots__ = ("op", "dtype", "src", "arg", "name", "arg_key", "op_set", "plain")
+    __slots__ = ("op", "dtype", "src", "arg", "name", "arg_key", "op_set", "plain", "src_ops")
 
     def __init__(self, op=None, dtype=None, src=None, arg=ANY, name=None):
         self.op = _as_tuple(op)
@@ -50,6 +50,13 @@ class UPat:
         # binds a name, which match() handles without a call.
         self.op_set = None if op is None else frozenset(self.op)
         self.plain = op is None and dtype is None and src is None and arg is ANY
+        # (position, ops) of every src that must have a given op: the matcher tests these
+        # before it calls match(), since most attempts fail right there.
+        self.src_ops = tuple(
+            (position, pattern.op_set)
+            for position, pattern in enumerate(self.src or ())
+            if pattern.op_set is not None
+        )
 
     @staticmethod
     def var(name=None, dtype=None) -> "UPat":
@@ -122,19 +129,32 @@ class PatternMatcher:
             for op in r.pat.op if r.pat.op is not None else Ops:
                 self.by_op[op].append(r)
         self.fired = collections.Counter()
+        # Speed only: by_op narrowed by the node's dtype, filled on first use.
+        self.by_op_dtype: dict = {op: {} for op in Ops}
 
     def __add__(self, other: "PatternMatcher") -> "PatternMatcher":
         return PatternMatcher(self.rules + other.rules)
 
     def rewrite(self, u: UOp, ctx=None):
         """The first replacement offered by a rule for u, or None when no rule fires."""
-        for r in self.by_op[u.op]:
-            store = {}
-            if r.pat.match(u, store):
-                result = r.fn(ctx=ctx, **store) if r.wants_ctx else r.fn(**store)
-                if result is not None and result is not u:  # returning u would loop
-                    self.fired[r.name] += 1
-                    return result
+        rules = self.by_op_dtype[u.op].get(u.dtype)
+        if rules is None:
+            rules = self.by_op_dtype[u.op][u.dtype] = [
+                r for r in self.by_op[u.op] if r.pat.dtype is None or u.dtype in r.pat.dtype
+            ]
+        srcs = u.src
+        for r in rules:
+            for position, ops in r.pat.src_ops:
+                # speed only: reject on the ops of the srcs before paying for a call to match()
+                if position >= len(srcs) or srcs[position].op not in ops:
+                    break
+            else:
+                store = {}
+                if r.pat.match(u, store):
+                    result = r.fn(ctx=ctx, **store) if r.wants_ctx else r.fn(**store)
+                    if result is not None and result is not u:  # returning u would loop
+                        self.fired[r.name] += 1
+                        return result
         return None
 
 
@@ -168,11 +188,13 @@ def _rewrite_to_fixed_point(root, pm, ctx, limit):
         if state == FIRST_VISIT:
             if node not in final:
                 stack.append((node, SRCS_DONE, None))
-                stack.extend((s, FIRST_VISIT, None) for s in reversed(node.src) if s not in final)
+                for src in reversed(node.src):
+                    if src not in final:
+                        stack.append((src, FIRST_VISIT, None))
         elif state == SRCS_DONE:
             if node in final:
                 continue
-            new_src = tuple(final[s] for s in node.src)
+            new_src = tuple([final[s] for s in node.src])
             rebuilt = node if new_src == node.src else UOp(node.op, new_src, node.arg)
             if rebuilt in final:  # met before, under another name
                 final[node] = final[rebuilt]

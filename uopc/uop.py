@@ -140,8 +140,10 @@ def _check_alu(op, src, arg):
     if not src:
         _fail(op, "needs at least one src")
     for s in src:
-        if s.space != ALU_SPACE or s.dtype is VOID or s.dtype.__class__ is not DType:
+        if s.dtype.__class__ is not DType or s.dtype is VOID:  # a value: in ALU space
             _fail(op, f"every src must be a value in ALU space, got {s.op.name} in {s.space}")
+    # every value has shape (), so the srcs' shapes always agree in this project; the check
+    # stays for the day a vector dtype arrives
     shape = src[0].shape
     for s in src:
         if s.shape != shape:
@@ -272,38 +274,87 @@ _set = object.__setattr__
 _ids = itertools.count()
 
 
+# --8<-- [start:table_key]
+CONST_FAMILIES = {bool: "const bool", int: "const int", float: "const f32"}
+
+
+def table_key(op, src, arg):
+    """Where a node lives in the table: a family (a sub-table) and the key inside it.
+
+    This is the key (op, src, arg key) split in two so that most nodes need no key object
+    of their own: an ALU node is found by its src tuple, a constant by its value (a float
+    by its bits), a param by its ParamArg. Families keep True, 1 and 1.0 apart.
+    """
+    if arg is None:
+        return op, src
+    if op is Ops.CONST and type(arg) in CONST_FAMILIES:
+        family = CONST_FAMILIES[type(arg)]
+        return family, f32_bits(arg) if type(arg) is float else arg
+    key = arg_key(arg)  # keeps True, 1 and 1.0 apart for any other op too
+    return op, (src, key) if src else key
+
+
+# --8<-- [end:table_key]
+
+
 # --8<-- [start:uop_new]
 class UOp:
-    """One node: op, srcs, arg, and the dtype, shape and space the checker gave it."""
+    """One node: op, srcs, arg, and the dtype the checker gave it (shape and space follow)."""
 
-    __slots__ = ("op", "src", "arg", "dtype", "shape", "space", "id", "_range", "__weakref__")
-    # Every live node, by (op, src, arg key); weak, so an unused node goes away.
-    table: "weakref.WeakValueDictionary[tuple, UOp]" = weakref.WeakValueDictionary()
+    __slots__ = ("op", "src", "arg", "dtype", "id", "_range", "__weakref__")
+    # Every live node, by family then key; weak, so a node nothing uses goes away.
+    table: dict[object, "weakref.WeakValueDictionary"] = {}
 
     def __new__(cls, op, src=(), arg=None):
-        src = tuple(src)
+        if src.__class__ is not tuple:
+            src = tuple(src)
         if op is Ops.CONST:
             arg = normalise_const(arg)
-        try:
-            key = (op, src, arg_key(arg))
-            node = UOp.table.get(key)
-        except TypeError:  # an unhashable arg: let the checker say what is wrong with it
-            infer(op, src, arg)
-            raise UOpError(f"{op.name}: the arg must be hashable") from None
-        if node is not None:
-            return node  # built before: same object, no second check, no new id
-        dtype, shape, space = infer(op, src, arg)
+        family, key = table_key(op, src, arg)
+        shelf = UOp.table.get(family)
+        if shelf is not None:
+            try:
+                # shelf.data holds the weak references; reading it directly saves a Python
+                # call on the most frequent path (a dead reference reads as None: not found)
+                ref = shelf.data.get(key)
+            except TypeError:  # an unhashable arg: let the checker say what is wrong with it
+                infer(op, src, arg)
+                raise UOpError(f"{op.name}: the arg must be hashable") from None
+            node = None if ref is None else ref()
+            if node is not None:
+                return node  # built before: same object, no second check, no new id
+        dtype = infer(op, src, arg)[0]
         node = object.__new__(cls)
         _set(node, "op", op)
         _set(node, "src", src)
         _set(node, "arg", arg)
         _set(node, "dtype", dtype)
-        _set(node, "shape", shape)
-        _set(node, "space", space)
         _set(node, "id", next(_ids))
         _set(node, "_range", None)
-        UOp.table[key] = node
+        if shelf is None:
+            shelf = UOp.table[family] = weakref.WeakValueDictionary()
+        try:
+            shelf[key] = node
+        except TypeError:  # an unhashable arg of a node that is otherwise well typed
+            raise UOpError(f"{op.name}: the arg must be hashable") from None
         return node
+
+    @property
+    def shape(self) -> tuple:
+        """() for a value, (size,) for a pointer: a function of the dtype alone."""
+        return (self.dtype.size,) if self.dtype.__class__ is Ptr else ()
+
+    @property
+    def space(self):
+        """ALU for a value, MEM for a pointer, None for STORE and SINK (void)."""
+        if self.dtype.__class__ is Ptr:
+            return MEM_SPACE
+        return None if self.dtype is VOID else ALU_SPACE
+
+    @staticmethod
+    def live_nodes() -> list["UOp"]:
+        """Every node alive now (for tests and the memory figures)."""
+        return [node for shelf in UOp.table.values() for node in shelf.values()]
 
     # --8<-- [end:uop_new]
 
@@ -397,22 +448,23 @@ class UOp:
         return UOp(Ops.CAST, (self,), dtype)
 
     # Range analysis (section 6.4) -----------------------------------------------------------
+    # The cache is read before calling _triple: the rules ask for ranges very often.
     @property
     def vmin(self):
-        return self._triple()[0]
+        return (self._range or self._triple())[0]
 
     @property
     def vmax(self):
-        return self._triple()[1]
+        return (self._range or self._triple())[1]
 
     @property
     def safe(self) -> bool:
-        return self._triple()[2]
+        return (self._range or self._triple())[2]
 
     def _triple(self):
         if self._range is None:
             missing = [s for s in self.src if s._range is None]
-            if all(t._range is not None for s in missing for t in s.src):
+            if not any(t._range is None for s in missing for t in s.src):
                 # the common case: at most the srcs are new, and their own srcs are known
                 for node in (*missing, self):
                     _set(node, "_range", range_of(node))
@@ -549,8 +601,10 @@ _RANGES = {
 
 def range_of(u):
     """The (vmin, vmax, safe) triple of u; every src's triple must already be cached."""
-    if u.dtype not in (I32, BOOL) or u.space != ALU_SPACE:
+    if u.dtype is not I32 and u.dtype is not BOOL:  # i32 and bool nodes are always values
         return UNBOUNDED
     srcs = [s._range for s in u.src]
-    safe = all(s[2] for s in srcs)
+    safe = True
+    for triple in srcs:
+        safe = safe and triple[2]
     return _RANGES[u.op](u, srcs, safe)
