@@ -15,6 +15,7 @@ import struct
 import pytest
 
 from uopc import BOOL, F32, I32, INT_MAX, INT_MIN, CallArg, Ops, ParamArg, Ptr, UOp, runtime
+from uopc.interp import evaluate
 from uopc.render import PRELUDE, literal, render
 from uopc.semantics import eval_op, f32, f32_bits, same
 
@@ -356,3 +357,21 @@ def test_ops_on_literal_operands():
         for (op, src_dtype, a, b, node), value in zip(chosen, got.tolist(), strict=True):
             expected = eval_op(op, node.dtype, (a, b))
             assert same(expected, value), (op.name, src_dtype, a, b, expected, value)
+
+
+# Nested float MAX and its WHERE form: clang 14 at -O2, without -ffp-exception-behavior=maytrap,
+# folds max(max(0.0, x), 0.0) to max(0.0, x), which gives -0.0 at x = -0.0 (the contract: 0.0).
+NESTED_MAX = [
+    ("max(max(0,x),0)", lambda x: UOp.const(0.0).max(x).max(0.0)),
+    ("max(max(x,0),0)", lambda x: x.max(0.0).max(0.0)),
+    ("where form", lambda x: x.lt(UOp.const(0.0)).where(0.0, x).lt(UOp.const(0.0)).where(0.0, x)),
+]
+
+
+@needs_clang
+@pytest.mark.parametrize("case, build", NESTED_MAX, ids=[c for c, _ in NESTED_MAX])
+def test_nested_float_max_is_not_folded(case, build):
+    x = param(0, F32)
+    program = runtime.Program(value_call(build(x), F32, name="nested"))
+    for value in (-0.0, 0.0, math.nan, -1.0, 2.5, -math.inf):
+        assert same(program(value), evaluate(build(x), {0: value})), (case, value)

@@ -237,3 +237,10 @@ def test_fast_constant_keeps_float32():
     result = simplify((f * 0.1) * 3.0, fast_math=True)
     assert result.src[1].arg == UOp.const(0.1 * 3.0).arg
     assert not math.isnan(result.src[1].arg)
+
+
+def test_floordiv_by_a_range_holding_minus_one_is_not_safe():
+    # INT_MIN // -1 wraps to INT_MIN: a quotient whose divisor may be -1 is not exact
+    divisor = UOp(Ops.PARAM, (), ParamArg(1, I32, -1, 1))
+    assert not (x // divisor).safe
+    assert (i // UOp(Ops.PARAM, (), ParamArg(1, I32, -1, 1))).safe  # i >= 0: no wrap

@@ -297,13 +297,67 @@ def table_key(op, src, arg):
 # --8<-- [end:table_key]
 
 
+# --8<-- [start:weak_table]
+class _Ref(weakref.ref):
+    """A weak reference that remembers its key, so that its callback can drop its entry."""
+
+    __slots__ = ("key",)
+
+
+class WeakTable:
+    """Every live node by (family, key), each held weakly: the hash-consing table.
+
+    When a node is freed, its reference's callback removes its entry at once, so a dead
+    node never keeps its srcs alive through its key. (This is what WeakValueDictionary does;
+    its reference objects are built by Python code, which made building a node twice as
+    slow, so the table is written here with a reference type that Python builds in C.)
+    """
+
+    __slots__ = ("shelves", "removers")
+
+    def __init__(self):
+        self.shelves: dict[object, dict] = {}  # family -> {key: weak reference to the node}
+        self.removers: dict[object, object] = {}  # family -> the callback for that shelf
+
+    def get(self, family, key):
+        shelf = self.shelves.get(family)
+        ref = None if shelf is None else shelf.get(key)
+        return None if ref is None else ref()
+
+    def put(self, family, key, node) -> None:
+        shelf = self.shelves.get(family)
+        if shelf is None:
+            shelf = self.shelves[family] = {}
+            self.removers[family] = _remover(shelf)
+        ref = _Ref(node, self.removers[family])
+        ref.key = key
+        shelf[key] = ref
+
+    def nodes(self) -> list:
+        refs = [ref for shelf in self.shelves.values() for ref in list(shelf.values())]
+        return [node for node in (ref() for ref in refs) if node is not None]
+
+    def __len__(self) -> int:
+        return len(self.nodes())
+
+
+def _remover(shelf: dict):
+    def remove(ref):
+        if shelf.get(ref.key) is ref:  # not replaced since by a newer node with that key
+            del shelf[ref.key]
+
+    return remove
+
+
+# --8<-- [end:weak_table]
+
+
 # --8<-- [start:uop_new]
 class UOp:
     """One node: op, srcs, arg, and the dtype the checker gave it (shape and space follow)."""
 
     __slots__ = ("op", "src", "arg", "dtype", "id", "_range", "__weakref__")
-    # Every live node, by family then key; weak, so a node nothing uses goes away.
-    table: dict[object, "weakref.WeakValueDictionary"] = {}
+    table = WeakTable()  # every live node; weak, so a node nothing uses goes away
 
     def __new__(cls, op, src=(), arg=None):
         if src.__class__ is not tuple:
@@ -311,18 +365,13 @@ class UOp:
         if op is Ops.CONST:
             arg = normalise_const(arg)
         family, key = table_key(op, src, arg)
-        shelf = UOp.table.get(family)
-        if shelf is not None:
-            try:
-                # shelf.data holds the weak references; reading it directly saves a Python
-                # call on the most frequent path (a dead reference reads as None: not found)
-                ref = shelf.data.get(key)
-            except TypeError:  # an unhashable arg: let the checker say what is wrong with it
-                infer(op, src, arg)
-                raise UOpError(f"{op.name}: the arg must be hashable") from None
-            node = None if ref is None else ref()
-            if node is not None:
-                return node  # built before: same object, no second check, no new id
+        try:
+            node = UOp.table.get(family, key)
+        except TypeError:  # an unhashable arg: let the checker say what is wrong with it
+            infer(op, src, arg)
+            raise UOpError(f"{op.name}: the arg must be hashable") from None
+        if node is not None:
+            return node  # built before: same object, no second check, no new id
         dtype = infer(op, src, arg)[0]
         node = object.__new__(cls)
         _set(node, "op", op)
@@ -331,13 +380,10 @@ class UOp:
         _set(node, "dtype", dtype)
         _set(node, "id", next(_ids))
         _set(node, "_range", None)
-        if shelf is None:
-            shelf = UOp.table[family] = weakref.WeakValueDictionary()
-        try:
-            shelf[key] = node
-        except TypeError:  # an unhashable arg of a node that is otherwise well typed
-            raise UOpError(f"{op.name}: the arg must be hashable") from None
+        UOp.table.put(family, key, node)
         return node
+
+    # --8<-- [end:uop_new]
 
     @property
     def shape(self) -> tuple:
@@ -354,7 +400,7 @@ class UOp:
     @staticmethod
     def live_nodes() -> list["UOp"]:
         """Every node alive now (for tests and the memory figures)."""
-        return [node for shelf in UOp.table.values() for node in shelf.values()]
+        return UOp.table.nodes()
 
     # --8<-- [end:uop_new]
 
@@ -550,7 +596,8 @@ def _range_where(u, srcs, safe):
 def _range_floordiv(u, srcs, safe):
     (lo, hi, _), (dlo, dhi, _) = srcs
     if dlo <= 0 <= dhi:
-        return (INT_MIN, INT_MAX, safe)
+        # beyond the book's table: INT_MIN // -1 wraps, so the quotient is not always exact
+        return (INT_MIN, INT_MAX, safe and not (lo == INT_MIN and dlo <= -1))
     if dlo == dhi:
         c = dlo
         if c == -1:

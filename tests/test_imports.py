@@ -1,0 +1,103 @@
+"""Imports flow one way (spec §1, style.md): each module of `uopc` imports only modules earlier
+in the book's order, and none imports numpy or z3. Read with `ast`, so nothing is executed and
+modules not yet written are simply skipped.
+"""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "uopc"
+BOOK_ORDER = [
+    "ops", "dtypes", "semantics", "uop", "rewrite", "fold", "symbolic",
+    "textfmt", "render", "runtime", "interp", "builder",
+]  # fmt: skip
+FREE = ["__init__", "__main__"]  # may import any module of the package
+CORE = ["ops", "dtypes", "semantics", "uop"]
+FORBIDDEN = {"numpy", "z3"}
+
+
+def imports_of(source: str) -> tuple[set[str], set[str]]:
+    """(modules of uopc imported, top-level names of outside packages imported)."""
+    inside, outside = set(), set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                parts = alias.name.split(".")
+                if parts[0] == "uopc":
+                    inside.add(parts[1] if len(parts) > 1 else "__init__")
+                else:
+                    outside.add(parts[0])
+        elif isinstance(node, ast.ImportFrom):
+            parts = (node.module or "").split(".") if node.module else []
+            if node.level == 0 and parts[0] != "uopc":
+                outside.add(parts[0])
+                continue
+            if node.level == 0:
+                parts = parts[1:]  # from uopc.x import ... / from uopc import x
+            if parts:
+                inside.add(parts[0])
+            else:  # from . import x, from uopc import x: a module, or a name of __init__
+                modules = BOOK_ORDER + FREE
+                inside.update(a.name if a.name in modules else "__init__" for a in node.names)
+    return inside, outside
+
+
+@pytest.mark.parametrize("source, inside, outside", [
+    ("from .uop import UOp", {"uop"}, set()),
+    ("from . import ops", {"ops"}, set()),
+    ("from . import ops, dtypes", {"ops", "dtypes"}, set()),
+    ("from uopc.rewrite import UPat", {"rewrite"}, set()),
+    ("from uopc import symbolic", {"symbolic"}, set()),
+    ("from uopc import UOp", {"__init__"}, set()),
+    ("from . import UOp, ops", {"__init__", "ops"}, set()),
+    ("import uopc", {"__init__"}, set()),
+    ("import uopc.render", {"render"}, set()),
+    ("import uopc.render as r", {"render"}, set()),
+    ("from .textfmt.sub import x", {"textfmt"}, set()),
+    ("import numpy as np", set(), {"numpy"}),
+    ("from numpy.random import default_rng", set(), {"numpy"}),
+    ("import z3", set(), {"z3"}),
+    ("def f():\n    import z3\n", set(), {"z3"}),
+    ("import math, struct", set(), {"math", "struct"}),
+])  # fmt: skip
+def test_imports_of(source, inside, outside):
+    assert imports_of(source) == (inside, outside)
+
+
+def module_source(name):
+    path = PACKAGE / f"{name}.py"
+    if not path.exists():
+        pytest.skip(f"uopc/{name}.py is not written yet")
+    return path.read_text()
+
+
+@pytest.mark.parametrize("name", CORE)
+def test_core_modules_exist(name):
+    assert (PACKAGE / f"{name}.py").is_file()
+
+
+def test_every_module_has_a_place_in_the_order():
+    present = {path.stem for path in PACKAGE.glob("*.py")}
+    assert present <= set(BOOK_ORDER + FREE), sorted(present - set(BOOK_ORDER + FREE))
+
+
+@pytest.mark.parametrize("position, name", list(enumerate(BOOK_ORDER)), ids=BOOK_ORDER)
+def test_imports_only_earlier_modules(position, name):
+    inside, _ = imports_of(module_source(name))
+    allowed = set(BOOK_ORDER[:position])
+    assert inside <= allowed, f"{name} imports {sorted(inside - allowed)}"
+
+
+@pytest.mark.parametrize("name", FREE)
+def test_entry_modules_import_only_package_modules(name):
+    inside, _ = imports_of(module_source(name))
+    allowed = set(BOOK_ORDER) | {"__init__"}
+    assert inside <= allowed, sorted(inside - allowed)
+
+
+@pytest.mark.parametrize("name", BOOK_ORDER + FREE)
+def test_no_numpy_or_z3(name):
+    _, outside = imports_of(module_source(name))
+    assert not outside & FORBIDDEN, sorted(outside & FORBIDDEN)

@@ -1,0 +1,54 @@
+"""Unit cases for `uopc.ops`: the 23 ops in the book's order and the ALU group of 13 (spec §3)."""
+
+import enum
+
+import pytest
+
+from uopc.ops import ALU, Ops
+
+# The 23 ops, in the order of the spec's table, with the lower-case name the text format uses.
+BOOK_ORDER = [
+    "const", "param", "call",
+    "cast", "neg", "recip", "exp2", "log2",
+    "add", "mul", "max", "cmplt", "cmpne", "floordiv", "floormod",
+    "where",
+    "buffer", "alloc", "index", "load", "store", "after", "sink",
+]  # fmt: skip
+
+ALU_NAMES = [
+    "cast", "neg", "recip", "exp2", "log2", "add", "mul", "max",
+    "cmplt", "cmpne", "floordiv", "floormod", "where",
+]  # fmt: skip
+
+
+def test_ops_is_an_enum():
+    assert issubclass(Ops, enum.Enum)
+
+
+def test_there_are_23_ops():
+    assert len(Ops) == 23
+
+
+def test_ops_are_in_book_order():
+    assert [op.name.lower() for op in Ops] == BOOK_ORDER
+
+
+@pytest.mark.parametrize("op", list(Ops), ids=lambda op: op.name)
+def test_name_is_upper_case(op):
+    assert op.name == op.name.upper()
+
+
+@pytest.mark.parametrize("op", list(Ops), ids=lambda op: op.name)
+def test_str_is_enum_style(op):
+    # eval_op's message `no semantics for Ops.LOAD` relies on this spelling
+    assert str(op) == f"Ops.{op.name}"
+
+
+def test_alu_has_exactly_the_13_listed():
+    assert sorted(op.name.lower() for op in ALU) == sorted(ALU_NAMES)
+    assert len(ALU) == 13
+
+
+@pytest.mark.parametrize("name", BOOK_ORDER)
+def test_alu_membership(name):
+    assert (Ops[name.upper()] in ALU) == (name in ALU_NAMES)

@@ -1,0 +1,1151 @@
+"""The pipeline layers (verification.md §5.3): every claim about graphs, checked on random programs.
+
+Each layer is a plain function `layer_<name>(sizes...) -> checks`, shared by the pytest test of
+the book's name and by the script entry point:
+
+    python tests/test_pipeline.py [--quick|--full] [--only=NAME]
+
+Baselines: the reference interpreter (`uopc.interp`) for values, the contract (`eval_op`) plus
+exact unbounded integers for ranges, a structural key computed here for hash consing. Every
+random failure prints the seed, the inputs, both values and the program in the text format,
+and is shrunk (`tests/shrink.py`) to a small program that still fails, printed too.
+
+Invariants: program n of a layer comes from `random.Random(SEED_BASE[layer] + n)`, so a failure
+names a reproducible seed; nothing here inserts the repository root in front of `sys.path`
+(planted-bug runs put a mutated copy of `uopc` first on PYTHONPATH).
+"""
+
+if __name__ == "__main__":  # run as a script: find common.py and counting.py, and uopc if needed
+    import importlib.util
+    import pathlib
+    import sys
+
+    _TESTS = pathlib.Path(__file__).resolve().parent
+    sys.path.insert(0, str(_TESTS))
+    if importlib.util.find_spec("uopc") is None:
+        sys.path.append(str(_TESTS.parent))  # after everything: a copy on PYTHONPATH wins
+
+import collections
+import ctypes
+import itertools
+import math
+import os
+import random
+import shutil
+import signal
+import struct
+import sys
+import time
+import traceback
+
+import common
+import counting
+import pytest
+from common import SPECIAL_FLOAT, SPECIAL_INT, gen_index_program, gen_program, rand_env
+from shrink import shrink
+
+from uopc import BOOL, F32, I32, INT_MAX, INT_MIN, CallArg, Ops, ParamArg, UOp, runtime
+from uopc.fold import fold
+from uopc.interp import evaluate
+from uopc.render import PRELUDE, render
+from uopc.rewrite import graph_rewrite
+from uopc.semantics import eval_op, f32, same
+from uopc.symbolic import default, simplify
+from uopc.textfmt import ParseError, dumps, loads
+
+# --8<-- [start:sizes]
+# (quick, full) per layer: full sizes from verification.md §5.3, quick sizes from §8.
+SIZES = {
+    "hash": {"programs": (70, 700)},
+    "sound": {"programs": (70, 700), "inputs": (10, 40)},
+    "special": {"programs": (40, 400), "inputs": (30, 300)},
+    "exhaustive": {"programs": (120, 1200)},
+    "fast": {"programs": (300, 2000), "inputs": (20, 20)},
+    "overflow": {"programs": (30, 300)},
+    "ranges": {"programs": (50, 500), "inputs": (10, 40)},
+    "fold": {"programs": (40, 400), "inputs": (5, 20)},
+    "text": {"programs": (30, 300)},
+    "render": {"programs": (20, 250), "inputs": (10, 60)},
+    "zerodiv": {},  # a grid (ZERODIV_GRID), not a count
+}
+# Program n of a layer is built from random.Random(SEED_BASE[layer] + n): each layer sees its
+# own programs (hash and sound share theirs).
+SEED_BASE = {
+    "hash": 0,
+    "sound": 0,
+    "special": 100_000,
+    "exhaustive": 200_000,
+    "fast": 300_000,
+    "overflow": 400_000,
+    "ranges": 500_000,
+    "fold": 600_000,
+    "text": 700_000,
+    "render": 800_000,
+}
+# --8<-- [end:sizes]
+
+
+def sized(layer: str, name: str, given):
+    """A size passed by the caller, else the quick or full size of the table."""
+    return given if given is not None else counting.size(*SIZES[layer][name])
+
+
+# ---------------------------------------------------------------------------------------------
+# Failure reports: seed, inputs, both values, the program, and the program shrunk
+# ---------------------------------------------------------------------------------------------
+
+
+class LayerFailure(AssertionError):
+    """A layer found a program on which a claim does not hold; the message says everything."""
+
+
+def text_of(u) -> str:
+    try:
+        return dumps(u).rstrip("\n")
+    except Exception as error:  # a broken text writer must not hide the failure being reported
+        return f"<dumps failed: {type(error).__name__}: {error}>"
+
+
+def guarded(check):
+    """check(u) -> problem text or None, with an exception in the code under test as a problem."""
+
+    def problem(u):
+        try:
+            return check(u)
+        except Exception as error:
+            return f"raised {type(error).__name__}: {error}"
+
+    return problem
+
+
+# --8<-- [start:fail]
+def fail(layer, seed, root, problem, env=None, batch=None, show=None):
+    """Shrink root while it still fails, then raise LayerFailure with a reproducible report.
+
+    problem(u) -> a description of what is wrong with u (naming both values) or None;
+    batch(list of u) -> a list of such descriptions, when checking one at a time is slow (C);
+    show(u) -> extra text printed under a program (its simplified form, its C).
+    """
+    if batch is not None:
+        problem = lambda u: batch([u])[0]  # noqa: E731
+        small = shrink(root, lambda us: [p is not None for p in batch(us)], batch=True)
+    else:
+        small = shrink(root, lambda u: problem(u) is not None)
+    lines = [f"{layer} layer failed: {problem(root)}"]
+    if seed is not None:
+        lines.append(f"seed: {seed}")
+    if env is not None:
+        lines.append(f"inputs: {env}")
+    for title, u in (("program", root), ("shrunk program", small)):
+        lines += [f"{title} ({len(u.toposort())} nodes): {problem(u)}", text_of(u)]
+        if show is not None:
+            lines.append(guarded(show)(u))
+    message = "\n".join(lines)
+    print(message)
+    raise LayerFailure(message)
+
+
+# --8<-- [end:fail]
+
+
+def simplified_text(u) -> str:
+    return "simplified:\n" + text_of(simplify(u))
+
+
+def value_problem(env, fast_math=False):
+    """The check of claim 3 at one input: the simplified program gives the same value."""
+
+    def check(u):
+        want, got = evaluate(u, env), evaluate(simplify(u, fast_math=fast_math), env)
+        return None if same(want, got) else f"original {want!r}, simplified {got!r}"
+
+    return guarded(check)
+
+
+def range_problem(env):
+    """The root's value lies inside its range [vmin, vmax] (claim 4 at the root)."""
+
+    def check(u):
+        value = evaluate(u, env)
+        if u.dtype in (I32, BOOL) and not u.vmin <= value <= u.vmax:
+            return f"value {value!r} outside the range [{u.vmin}, {u.vmax}]"
+        return None
+
+    return guarded(check)
+
+
+def simplify_or_fail(layer, seed, root, fast_math=False):
+    try:
+        return simplify(root, fast_math=fast_math)
+    except Exception:
+        fail(layer, seed, root, guarded(lambda u: simplify(u, fast_math=fast_math) and None))
+
+
+def compare_values(layer, seed, root, simpler, env, want=None) -> int:
+    """One check: original (value `want` if known) and simplified agree at env (`same`)."""
+    want = evaluate(root, env) if want is None else want
+    if not same(want, evaluate(simpler, env)):
+        fail(layer, seed, root, value_problem(env), env, show=simplified_text)
+    return 1
+
+
+def check_root_range(layer, seed, root, env, value) -> int:
+    """One check: the root's value at env lies inside [vmin, vmax]."""
+    if not root.vmin <= value <= root.vmax:
+        fail(layer, seed, root, range_problem(env), env)
+    return 1
+
+
+# ---------------------------------------------------------------------------------------------
+# hash: one object per meaning (claim 2)
+# ---------------------------------------------------------------------------------------------
+
+
+def float_key(value: float):
+    """A float arg keyed by its float32 bits, computed here (struct, not the package)."""
+    if math.isnan(value):
+        return ("float", "nan")  # every nan is one constant
+    try:
+        bits = struct.unpack("<I", struct.pack("<f", value))[0]
+    except OverflowError:  # rounds past the largest float32: an infinity of that sign
+        bits = 0xFF800000 if value < 0 else 0x7F800000
+    return ("float", bits)
+
+
+def requested_arg_key(arg):
+    """What was asked for: the type of a number and its value (float: its float32 bits)."""
+    if isinstance(arg, float):
+        return float_key(arg)
+    if isinstance(arg, bool | int):
+        return (type(arg).__name__, arg)  # True and 1 are different requests
+    if arg in (BOOL, I32, F32):
+        return ("dtype", arg.name)
+    return arg  # None, ParamArg, CallArg: frozen records with value equality
+
+
+class Requests:
+    """Nodes built on request, each with a structural key made without the hash-cons table."""
+
+    def __init__(self):
+        self.ids = {}  # structural key -> a small number, so that keys stay flat
+        self.pairs = []  # (key number, node); holding the nodes keeps every id() distinct
+
+    def key(self, op, arg, src_keys) -> int:
+        structure = (op.name, requested_arg_key(arg), tuple(src_keys))
+        return self.ids.setdefault(structure, len(self.ids))
+
+    def build(self, op, srcs, arg):
+        """srcs: (key, node) pairs. Returns (key, node) of the node built from them."""
+        key = self.key(op, arg, [k for k, _ in srcs])
+        node = UOp(op, [n for _, n in srcs], arg)
+        self.pairs.append((key, node))
+        return key, node
+
+    def record(self, u) -> int:
+        """The key of an existing graph, from its stored fields; every node recorded."""
+        keys = {}
+        for node in u.toposort():
+            keys[node] = self.key(node.op, node.arg, [keys[s] for s in node.src])
+            self.pairs.append((keys[node], node))
+        return keys[u]
+
+
+NAN_OTHER_BITS = struct.unpack("<f", struct.pack("<I", 0x7FC00001))[0]  # a nan with a payload
+
+
+def const_variants(value) -> list:
+    """Constants that Python's == confuses with value, or that must merge with it."""
+    if isinstance(value, bool):
+        return [value, int(value), float(value), not value]
+    if isinstance(value, int):
+        close = [value, -value if value != INT_MIN else INT_MAX, float(value)]
+        return close + ([bool(value)] if value in (0, 1) else [])
+    halfway = value * (1 + 2.0**-30) if math.isfinite(value) else value  # rounds back to value
+    return [value, -value, math.copysign(0.0, value), -math.copysign(0.0, value), halfway]
+
+
+SAME_DTYPE = {bool: BOOL, int: I32, float: F32}
+
+
+def request_program(requests: Requests, root):
+    """Rebuild root node by node, and every node again with each constant src varied."""
+    built = {}
+    for node in root.toposort():
+        if node.op is Ops.CONST:
+            for value in const_variants(node.arg):
+                requests.build(Ops.CONST, [], value)
+        built[node] = requests.build(node.op, [built[s] for s in node.src], node.arg)
+        for position, src in enumerate(node.src):
+            if src.op is not Ops.CONST:
+                continue
+            for value in const_variants(src.arg):
+                if SAME_DTYPE[type(value)] is not src.dtype:
+                    continue  # another dtype would not type check in this position
+                varied = list(built[s] for s in node.src)
+                varied[position] = requests.build(Ops.CONST, [], value)
+                requests.build(node.op, varied, node.arg)
+
+
+ALWAYS_REQUESTED = (0.0, -0.0, math.nan, NAN_OTHER_BITS, 1, True, 1.0, 0, False, f32(0.1), 0.1)
+
+
+def hash_requests(roots) -> tuple:
+    """(requests, error): every request for the graphs under roots; error is the text of an
+    exception that stopped the requests (a merged constant can make a rebuild ill typed)."""
+    requests = Requests()
+    try:
+        for value in ALWAYS_REQUESTED:
+            requests.build(Ops.CONST, [], value)
+        for u in roots:
+            requests.record(u)
+            request_program(requests, u)
+    except Exception as error:
+        return requests, f"a request raised {type(error).__name__}: {error}"
+    return requests, None
+
+
+def hash_problems(requests: Requests):
+    """Both directions: equal keys give one object, and no object carries two keys."""
+    by_key, by_node, problems, checks = {}, {}, [], 0
+    for key, node in requests.pairs:
+        checks += 2
+        first = by_key.setdefault(key, node)
+        if first is not node:
+            problems.append(f"one request, two objects: {first!r} and {node!r}")
+        first_key = by_node.setdefault(node, key)
+        if first_key != key:
+            problems.append(f"two requests, one object {node!r}: {describe_key(requests, key)}")
+    return problems, checks
+
+
+def describe_key(requests: Requests, number: int) -> str:
+    op, arg, _ = next(s for s, k in requests.ids.items() if k == number)
+    if isinstance(arg, tuple) and arg[0] == "float" and isinstance(arg[1], int):
+        return f"{op} float32 bits 0x{arg[1]:08x}"
+    return f"{op} {arg}"
+
+
+def hash_check(root):
+    requests, error = hash_requests([root])
+    problems, _ = hash_problems(requests)
+    return problems[0] if problems else error
+
+
+def layer_hash(programs=None) -> int:
+    programs, checks = sized("hash", "programs", programs), 0
+    for n in range(programs):
+        seed = SEED_BASE["hash"] + n
+        # half with declared ranges: a bounded and an unbounded PARAM must be two nodes
+        root, _ = gen_program(random.Random(seed), ranges=n % 2 == 1)
+        requests, error = hash_requests([root, simplify_or_fail("hash", seed, root)])
+        problems, made = hash_problems(requests)
+        if problems or error:
+            fail("hash", seed, root, guarded(hash_check))
+        checks += made
+    return checks
+
+
+# ---------------------------------------------------------------------------------------------
+# sound, special, exhaustive, fast, overflow: simplify keeps every value (claim 3)
+# ---------------------------------------------------------------------------------------------
+
+
+def never_fired(fired_before: collections.Counter) -> list:
+    """The default matcher's rules that produced no rewrite since fired_before was taken."""
+    fired = default.fired - fired_before
+    return [r.name for r in default.rules if fired[r.name] == 0]
+
+
+def layer_sound(programs=None, inputs=None) -> int:
+    programs, inputs = sized("sound", "programs", programs), sized("sound", "inputs", inputs)
+    before, checks = collections.Counter(default.fired), 0
+    for n in range(programs):
+        seed = SEED_BASE["sound"] + n
+        r = random.Random(seed)
+        root, params = gen_program(r)
+        simpler = simplify_or_fail("sound", seed, root)
+        if simplify(simpler) is not simpler:
+            fail("sound", seed, root, guarded(idempotence_problem), show=simplified_text)
+        checks += 1
+        for _ in range(inputs):
+            checks += compare_values("sound", seed, root, simpler, rand_env(r, params))
+    print(f"sound: rules that never fired in this layer: {never_fired(before)}")
+    return checks
+
+
+def idempotence_problem(u):
+    once = simplify(u)
+    twice = simplify(once)
+    return None if twice is once else "simplify(simplify(u)) is not simplify(u)"
+
+
+SPECIAL_VALUES = {I32: SPECIAL_INT, F32: SPECIAL_FLOAT, BOOL: (False, True)}
+
+
+def special_inputs(r, params, count) -> list:
+    """Inputs made of special values only: all combinations if they fit, else a seeded sample."""
+    combinations = list(itertools.product(*(SPECIAL_VALUES[p.dtype] for p in params)))
+    if len(combinations) > count:
+        combinations = r.sample(combinations, count)
+    slots = [p.arg.slot for p in params]
+    return [dict(zip(slots, values, strict=True)) for values in combinations]
+
+
+def layer_special(programs=None, inputs=None) -> int:
+    programs = sized("special", "programs", programs)
+    inputs = sized("special", "inputs", inputs)
+    checks = changed = 0
+    for n in range(programs):
+        seed = SEED_BASE["special"] + n
+        r = random.Random(seed)
+        root, params = gen_program(r)
+        simpler = simplify_or_fail("special", seed, root)
+        if simpler is root:
+            continue  # an unchanged program cannot differ from itself
+        changed += 1
+        for env in special_inputs(r, params, inputs):
+            checks += compare_values("special", seed, root, simpler, env)
+    print(f"special: {changed} of {programs} programs changed by simplify")
+    return checks
+
+
+EXHAUSTIVE_RANGES = ((0, 7), (0, 3), (-4, 5))
+EXHAUSTIVE_POINTS = [
+    dict(enumerate(point))
+    for point in itertools.product(*(range(lo, hi + 1) for lo, hi in EXHAUSTIVE_RANGES))
+]  # all 8 * 4 * 10 = 320 inputs
+
+
+def compare_on_points(layer, seed, root, points) -> tuple:
+    """(checks, changed): the root's range at every point, and original vs simplified at
+    every point when simplify changed the program."""
+    simpler = simplify_or_fail(layer, seed, root)
+    checks = 0
+    for env in points:
+        value = evaluate(root, env)
+        checks += check_root_range(layer, seed, root, env, value)
+        if simpler is not root:
+            checks += compare_values(layer, seed, root, simpler, env, value)
+    return checks, simpler is not root
+
+
+def layer_exhaustive(programs=None) -> int:
+    programs, checks, changed = sized("exhaustive", "programs", programs), 0, 0
+    for n in range(programs):
+        seed = SEED_BASE["exhaustive"] + n
+        root, _ = gen_index_program(random.Random(seed), EXHAUSTIVE_RANGES)
+        made, was_changed = compare_on_points("exhaustive", seed, root, EXHAUSTIVE_POINTS)
+        checks, changed = checks + made, changed + was_changed
+    print(f"exhaustive: {changed} of {programs} programs changed by simplify")
+    return checks
+
+
+def layer_fast(programs=None, inputs=None) -> int:
+    """Negative control: fast math must be caught changing a value; counts the programs."""
+    programs, inputs = sized("fast", "programs", programs), sized("fast", "inputs", inputs)
+    checks, found = 0, []
+    for n in range(programs):
+        seed = SEED_BASE["fast"] + n
+        r = random.Random(seed)
+        root, params = gen_program(r)
+        faster = simplify_or_fail("fast", seed, root, fast_math=True)
+        for _ in range(inputs):
+            env = rand_env(r, params)
+            checks += 1
+            if faster is not root and not same(evaluate(root, env), evaluate(faster, env)):
+                found.append((seed, root, env))
+                break
+    print(f"fast: {len(found)} counterexamples in {programs} programs")
+    assert found, "fast math changed no value: the search cannot see an unsound rule"
+    seed, root, env = found[0]
+    problem = value_problem(env, fast_math=True)
+    small = shrink(root, lambda u: problem(u) is not None)
+    print(f"fast: first at seed {seed}, inputs {env}: {problem(root)}\n{text_of(root)}")
+    print(f"fast: shrunk to {len(small.toposort())} nodes: {problem(small)}\n{text_of(small)}")
+    return checks
+
+
+# The values every combination of which is tried (clamped into each declared range).
+BOUNDARY = (
+    INT_MIN, INT_MIN + 1, -(2**30) - 1, -(2**30), -1, 0, 1,
+    2**30 - 1, 2**30, 2**30 + 1, INT_MAX - 1, INT_MAX,
+)  # fmt: skip
+WIDE_RANGES = ((INT_MIN, INT_MAX), (0, 2**30), (-(2**30), 2**29), (0, INT_MAX))
+RANDOM_POINTS = 8  # per program, beside the boundary grid
+
+
+def overflow_points(r, params) -> list:
+    """Every combination of boundary values clamped to each range, and a few random points."""
+    columns = []
+    for p in params:
+        lo, hi = p.arg.vmin, p.arg.vmax
+        # the range is a promise rewrites rely on: a value outside it is clamped to it
+        columns.append(sorted({min(max(v, lo), hi) for v in BOUNDARY}))
+    slots = [p.arg.slot for p in params]
+    points = [dict(zip(slots, vs, strict=True)) for vs in itertools.product(*columns)]
+    for _ in range(RANDOM_POINTS):
+        points.append({p.arg.slot: r.randint(p.arg.vmin, p.arg.vmax) for p in params})
+    return points
+
+
+def changed_parts(layer, seed, root) -> list:
+    """(node, simplified node) for every op node under root, root included, that simplify
+    changes: a wrap inside a program is often hidden from the root by what follows it."""
+    parts = []
+    for u in root.toposort():
+        if u.op not in (Ops.CONST, Ops.PARAM):
+            simpler = simplify_or_fail(layer, seed, u)
+            if simpler is not u:
+                parts.append((u, simpler))
+    return parts
+
+
+def compare_parts(seed, root, parts, env) -> int:
+    """The root's range, and every changed part against its simplified form, at env."""
+    wrapped, _ = node_values(root, env)  # the contract's value of every node, in one pass
+    checks = check_root_range("overflow", seed, root, env, wrapped[root])
+    for part, simpler in parts:
+        if not same(wrapped[part], evaluate(simpler, env)):
+            number = root.toposort().index(part)
+            print(f"overflow: the program of seed {seed}, whose part %{number} fails:")
+            print(text_of(root))
+            fail("overflow", seed, part, value_problem(env), env, show=simplified_text)
+        checks += 1
+    return checks
+
+
+def layer_overflow(programs=None) -> int:
+    programs, checks, changed = sized("overflow", "programs", programs), 0, 0
+    for n in range(programs):
+        seed = SEED_BASE["overflow"] + n
+        r = random.Random(seed)
+        ranges = tuple(r.choice(WIDE_RANGES) for _ in range(3))
+        root, params = gen_index_program(r, ranges)
+        parts = changed_parts("overflow", seed, root)
+        changed += any(part is root for part, _ in parts)
+        for env in overflow_points(r, params):
+            checks += compare_parts(seed, root, parts, env)
+    print(f"overflow: {changed} of {programs} programs changed by simplify")
+    return checks
+
+
+# ---------------------------------------------------------------------------------------------
+# ranges: every int/bool value inside [vmin, vmax]; a safe node never wraps (claim 4)
+# ---------------------------------------------------------------------------------------------
+
+# i32 ops on exact (unbounded) integers; the contract's version of each wraps the result.
+EXACT = {
+    Ops.ADD: lambda a, b: a + b,
+    Ops.MUL: lambda a, b: a * b,
+    Ops.NEG: lambda a: -a,
+    Ops.MAX: lambda a, b: a if a > b else b,
+    Ops.FLOORDIV: lambda a, b: 0 if b == 0 else a // b,
+    Ops.FLOORMOD: lambda a, b: a if b == 0 else a % b,
+    Ops.WHERE: lambda c, a, b: a if c else b,
+}
+NORMALISE = {I32: int, F32: lambda v: f32(float(v)), BOOL: bool}
+
+
+def node_values(root, env):
+    """Every node's contract (wrapped) value and its exact value, in toposort order.
+
+    Only i32 nodes have an exact value of their own: bools and floats cannot wrap, and the
+    range table marks every comparison and every cast to bool safe, so for them (and for a
+    cast from f32, which saturates) the exact value is the contract's.
+    """
+    wrapped, exact = {}, {}
+    for u in root.toposort():
+        if u.op is Ops.CONST:
+            wrapped[u] = u.arg
+        elif u.op is Ops.PARAM:
+            wrapped[u] = NORMALISE[u.dtype](env[u.arg.slot])
+        else:
+            wrapped[u] = eval_op(u.op, u.dtype, [wrapped[s] for s in u.src], u.arg)
+        exact[u] = wrapped[u]
+        if u.dtype is I32 and u.op in EXACT:
+            exact[u] = EXACT[u.op](*(exact[s] if s.dtype is I32 else wrapped[s] for s in u.src))
+        elif u.dtype is I32 and u.op is Ops.CAST and u.src[0].dtype is I32:
+            exact[u] = exact[u.src[0]]
+    return wrapped, exact
+
+
+def range_violations(root, env):
+    """(range checks, safe checks, first violation or None) over every int/bool node."""
+    wrapped, exact = node_values(root, env)
+    in_range = on_safe = 0
+    for number, u in enumerate(root.toposort()):
+        if u.dtype not in (I32, BOOL):
+            continue
+        in_range += 1
+        name, value = f"%{number} ({u.op.name})", wrapped[u]
+        if not u.vmin <= value <= u.vmax:
+            return in_range, on_safe, f"{name} = {value!r} outside [{u.vmin}, {u.vmax}]"
+        if u.dtype is I32 and u.safe:
+            on_safe += 1
+            if exact[u] != value:
+                return in_range, on_safe, f"{name} is safe but wraps: exact {exact[u]}, got {value}"
+    return in_range, on_safe, None
+
+
+def ranges_problem(env):
+    return guarded(lambda u: range_violations(u, env)[2])
+
+
+def ranges_program(r, n):
+    """Even n: a random program with a bounded i32 param; odd n: an index program."""
+    if n % 2 == 0:
+        return gen_program(r, ranges=True)
+    return gen_index_program(r, tuple(common.random_range(r) for _ in range(3)))
+
+
+def layer_ranges(programs=None, inputs=None) -> int:
+    programs, inputs = sized("ranges", "programs", programs), sized("ranges", "inputs", inputs)
+    checks = safe_checks = 0
+    for n in range(programs):
+        seed = SEED_BASE["ranges"] + n
+        r = random.Random(seed)
+        root, params = ranges_program(r, n)
+        for _ in range(inputs):
+            env = rand_env(r, params)
+            in_range, on_safe, problem = range_violations(root, env)
+            if problem is not None:
+                fail("ranges", seed, root, ranges_problem(env), env)
+            checks += in_range + on_safe
+            safe_checks += on_safe
+    print(f"ranges: {checks} checks, {safe_checks} of them on safe nodes")
+    return checks
+
+
+# ---------------------------------------------------------------------------------------------
+# fold: a call on constants folds to one constant, the interpreter's value (claim 5)
+# ---------------------------------------------------------------------------------------------
+
+SLOT_DTYPES = (I32, F32, BOOL)  # gen_program's params: i32 in slot 0, f32 in 1, bool in 2
+
+
+def fold_value(r, dtype):
+    """40% from the special lists, else the usual mix (which has specials of its own)."""
+    if r.random() < 0.4:
+        return r.choice(SPECIAL_VALUES[dtype])
+    return common.rand_value(r, dtype)
+
+
+def fold_problem(values):
+    def check(u):
+        call = UOp(Ops.CALL, (u, *map(UOp.const, values)), CallArg("f"))
+        folded = graph_rewrite(call, fold)
+        want = evaluate(u, dict(enumerate(values)))
+        if folded.op is not Ops.CONST:
+            return f"folded to a {folded.op.name}, not a CONST; interpreter {want!r}"
+        return None if same(folded.arg, want) else f"folded {folded.arg!r}, interpreter {want!r}"
+
+    return guarded(check)
+
+
+def layer_fold(programs=None, inputs=None) -> int:
+    programs, inputs = sized("fold", "programs", programs), sized("fold", "inputs", inputs)
+    checks = 0
+    for n in range(programs):
+        seed = SEED_BASE["fold"] + n
+        r = random.Random(seed)
+        root, _ = gen_program(r)
+        for _ in range(inputs):
+            values = [fold_value(r, dtype) for dtype in SLOT_DTYPES]
+            problem = fold_problem(values)
+            if problem(root) is not None:
+                fail("fold", seed, root, problem, dict(enumerate(values)))
+            checks += 2  # a single CONST, and the interpreter's value
+    return checks
+
+
+# ---------------------------------------------------------------------------------------------
+# text: loads(dumps(u)) is u, and damaged texts raise ParseError (claim 7)
+# ---------------------------------------------------------------------------------------------
+
+
+SMALL_EXPRESSIONS = {I32: lambda p: p + 3, F32: lambda p: p * 2.0, BOOL: lambda p: p.ne(True)}
+
+
+def call_arguments(r, root):
+    """One argument per slot: a constant, the param itself, or a small expression of it.
+
+    Simplifying such a call inlines it and folds what became constant, so the simplified
+    graphs exercise inlining and folding too.
+    """
+    params = {p.arg.slot: p for p in common.used_params(root)}
+    arguments = []
+    for slot, dtype in enumerate(SLOT_DTYPES):
+        p = params.get(slot, UOp(Ops.PARAM, (), ParamArg(slot, dtype)))
+        choice = r.randrange(3)
+        if choice == 0:
+            arguments.append(UOp.const(common.rand_value(r, dtype)))
+        elif choice == 1:
+            arguments.append(p)
+        else:
+            arguments.append(SMALL_EXPRESSIONS[dtype](p))
+    return arguments
+
+
+def round_trip_problem(u):
+    back = loads(dumps(u))
+    return None if back is u else f"loads(dumps(u)) built another node: {back!r}, not {u!r}"
+
+
+def text_problem(arguments, simplified):
+    def check(u):
+        call = UOp(Ops.CALL, (u, *arguments), CallArg("f"))
+        return round_trip_problem(simplify(call) if simplified else call)
+
+    return guarded(check)
+
+
+H = "; uop v1\n"
+P0 = "%0 = param : dtype=i32 slot=0\n"
+P1F = "%1 = param : dtype=f32 slot=1\n"
+# --8<-- [start:bad_texts]
+BAD_TEXTS = [
+    # the five of the book's error demo
+    ("no header", P0 + "%1 = add %0, %0\n"),
+    ("use before definition", H + "%0 = add %1, %1\n%1 = param : dtype=i32 slot=0\n"),
+    ("unknown op", H + "%0 = sqrt\n"),
+    ("bad source token", H + P0 + "%1 = add %0, %x\n"),
+    ("ill-typed line", H + P0 + P1F + "%2 = add %0, %1\n"),
+    # ten more
+    ("wrong format version", "; uop v2\n" + P0),
+    ("no nodes after the header", H),
+    ("a key the op does not take", H + "%0 = const : dtype=i32 value=1 slot=0\n"),
+    ("a line without '='", H + "%0 const : dtype=i32 value=1\n"),
+    ("a name defined twice", H + P0 + "%0 = neg %0\n"),
+    ("a missing key", H + "%0 = param : dtype=f32\n"),
+    ("an int written as a float", H + "%0 = const : dtype=i32 value=1.5\n"),
+    ("an unknown dtype", H + "%0 = const : dtype=f64 value=1.0\n"),
+    ("a bool written as a number", H + "%0 = const : dtype=bool value=1\n"),
+    ("an int beyond int32", H + "%0 = const : dtype=i32 value=2147483648\n"),
+]
+# --8<-- [end:bad_texts]
+
+
+def check_bad_text(name, text) -> int:
+    try:
+        node = loads(text)
+    except ParseError:
+        return 1
+    except Exception as error:
+        outcome = f"raised {type(error).__name__}: {error}"
+    else:
+        outcome = f"was accepted as {node!r}"
+    message = f"text layer failed: the bad text '{name}' {outcome}, not ParseError:\n{text}"
+    print(message)
+    raise LayerFailure(message)
+
+
+def layer_text(programs=None) -> int:
+    programs, checks = sized("text", "programs", programs), 0
+    for n in range(programs):
+        seed = SEED_BASE["text"] + n
+        r = random.Random(seed)
+        root, _ = gen_program(r, ranges=True)  # declared ranges, so min= and max= are written
+        arguments = call_arguments(r, root)
+        for simplified in (False, True):  # 300 random and 300 simplified graphs
+            problem = text_problem(arguments, simplified)
+            if problem(root) is not None:
+                fail("text", seed, root, problem, show=simplified_text if simplified else None)
+            checks += 1
+    for name, text in BAD_TEXTS:
+        checks += check_bad_text(name, text)
+    return checks
+
+
+# ---------------------------------------------------------------------------------------------
+# render, zerodiv: the compiled C gives the interpreter's value (claim 6)
+# ---------------------------------------------------------------------------------------------
+
+
+class Crash:
+    """The result of a call that killed the process running it (SIGFPE for a C division)."""
+
+    def __init__(self, status: int):
+        self.status = status
+
+    def __repr__(self) -> str:
+        try:
+            return f"<crash: {signal.Signals(-self.status).name}>"
+        except ValueError:
+            return f"<crash: status {self.status}>"
+
+
+def compile_calls(calls) -> str:
+    """One shared library for many calls: one prelude, then every function (one compile)."""
+    parts = [PRELUDE]
+    for call in calls:
+        source = render(call)
+        if not source.startswith(PRELUDE):
+            raise AssertionError(f"render output of {call.arg.name} does not start with PRELUDE")
+        parts.append(source[len(PRELUDE) :])
+    return runtime.compile_c("".join(parts))
+
+
+def _encode(value) -> bytes:
+    if isinstance(value, bool):
+        return b"b1\n" if value else b"b0\n"
+    if isinstance(value, int):
+        return b"i%d\n" % value
+    return b"f" + value.hex().encode() + b"\n"  # exact, also for -0.0, inf and nan
+
+
+def _decode(line: str):
+    kind, text = line[0], line[1:]
+    return {"b": lambda t: t == "1", "i": int, "f": float.fromhex}[kind](text)
+
+
+def _child(library, signatures, jobs, write_end) -> None:
+    """In the forked child: run the jobs in order, one result line each, written at once."""
+    lib = ctypes.CDLL(library)
+    functions = {}
+    for name, args in jobs:
+        if name not in functions:
+            functions[name] = getattr(lib, name)
+            functions[name].argtypes, functions[name].restype = signatures[name]
+        os.write(write_end, _encode(functions[name](*args)))
+
+
+def _run_in_child(library, signatures, jobs):
+    """(results, exit status): the results of the jobs run before the child ended."""
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: never returns, never runs the parent's clean-up
+        status = 0
+        try:
+            os.close(read_end)
+            _child(library, signatures, jobs, write_end)
+        except BaseException:
+            traceback.print_exc()
+            status = 70
+        os._exit(status)
+    os.close(write_end)
+    with os.fdopen(read_end, "r") as pipe:
+        lines = pipe.read().splitlines()
+    _, wait_status = os.waitpid(pid, 0)
+    return [_decode(line) for line in lines], os.waitstatus_to_exitcode(wait_status)
+
+
+def run_compiled(library, signatures, jobs) -> list:
+    """Call every job (function name, args) in a forked child, so that a division trap in the
+    C is a result (`Crash`) and not the end of the test run; the rest then run in a new child."""
+    results = []
+    while len(results) < len(jobs):
+        done, status = _run_in_child(library, signatures, jobs[len(results) :])
+        results += done
+        if len(results) < len(jobs):
+            if status >= 0:  # not a signal: the child itself failed (it printed why)
+                raise RuntimeError(f"the process running compiled code exited with {status}")
+            results.append(Crash(status))
+    return results
+
+
+def signature(call):
+    argtypes = [runtime.CTYPE[a.dtype] for a in call.src[1:]]
+    return argtypes, runtime.CTYPE[call.src[0].dtype]
+
+
+def value_call(body, dtypes, name):
+    """A CALL whose arguments only give the C signature (zero constants of the slot dtypes)."""
+    zero = {BOOL: False, I32: 0, F32: 0.0}
+    return UOp(Ops.CALL, (body, *(UOp.const(zero[d]) for d in dtypes)), CallArg(name))
+
+
+def c_arguments(env, dtypes):
+    zero = {BOOL: False, I32: 0, F32: 0.0}
+    return [env.get(slot, zero[dtype]) for slot, dtype in enumerate(dtypes)]
+
+
+def compiled_problems(dtypes, env):
+    """batch(list of bodies) -> problems: each body compiled (one library) and run at env."""
+
+    def batch(bodies):
+        calls = [value_call(body, dtypes, f"shrink{i}") for i, body in enumerate(bodies)]
+        library = compile_calls(calls)
+        signatures = {call.arg.name: signature(call) for call in calls}
+        args = c_arguments(env, dtypes)
+        results = run_compiled(library, signatures, [(call.arg.name, args) for call in calls])
+        problems = []
+        for body, got in zip(bodies, results, strict=True):
+            want = evaluate(body, env)
+            problems.append(None if same(got, want) else f"C {got!r}, interpreter {want!r}")
+        return problems
+
+    return batch
+
+
+def rendered_text(dtypes):
+    def show(u):
+        source = render(value_call(u, dtypes, "f"))
+        return "C:\n" + source[len(PRELUDE) :].strip("\n")
+
+    return show
+
+
+BOUNDED_RANGES = ((0, 7), (0, 3), (1, 16), (0, 1000), (2, 9), (-4, 5))
+
+
+def render_program(r, n):
+    """(root, params, slot dtypes). Half the programs have bounded int params (odd n): a
+    random program, or an index program ending in a division of a value >= 0 by a constant
+    > 0, which takes C's plain `/` or `%` (the other half's divisions may happen to). A
+    quarter end in a cast between float and int, where C's own conversion is undefined or
+    rounds (the random programs rarely cast a float to an int)."""
+    if n % 4 == 0:
+        return (*gen_program(r), SLOT_DTYPES)
+    if n % 4 == 2:
+        root, params = gen_program(r)
+        return root.cast(I32 if root.dtype is F32 else F32), params, SLOT_DTYPES
+    if n % 4 == 1:
+        return (*gen_program(r, ranges=True), SLOT_DTYPES)
+    root, params = gen_index_program(r, tuple(r.choice(BOUNDED_RANGES) for _ in range(3)))
+    divisor = UOp.const(r.choice((2, 3, 4, 8)))
+    root = UOp(r.choice((Ops.FLOORDIV, Ops.FLOORMOD)), (root.max(0), divisor))
+    return root, params, (I32, I32, I32)
+
+
+def uses_plain_division(root) -> bool:
+    return any(
+        u.op in (Ops.FLOORDIV, Ops.FLOORMOD) and u.src[0].vmin >= 0 and u.src[1].vmin > 0
+        for u in root.toposort()
+    )
+
+
+def layer_render(programs=None, inputs=None) -> int:
+    programs, inputs = sized("render", "programs", programs), sized("render", "inputs", inputs)
+    cases, calls, jobs, plain = [], [], [], 0
+    for n in range(programs):
+        seed = SEED_BASE["render"] + n
+        r = random.Random(seed)
+        root, params, dtypes = render_program(r, n)
+        envs = [rand_env(r, params) for _ in range(inputs)]
+        simpler = simplify_or_fail("render", seed, root)
+        for kind, body in (("original", root), ("simplified", simpler)):
+            call = value_call(body, dtypes, f"{kind[0]}{n}")
+            plain += uses_plain_division(body)
+            calls.append(call)
+            for env in envs:
+                cases.append((seed, kind, body, dtypes, env))
+                jobs.append((call.arg.name, c_arguments(env, dtypes)))
+    library = compile_calls(calls)
+    signatures = {call.arg.name: signature(call) for call in calls}
+    results = run_compiled(library, signatures, jobs)
+    for (seed, kind, body, dtypes, env), got in zip(cases, results, strict=True):
+        if not same(got, evaluate(body, env)):
+            batch, show = compiled_problems(dtypes, env), rendered_text(dtypes)
+            fail(f"render ({kind} program)", seed, body, None, env, batch, show)
+    print(f"render: {plain} of {len(calls)} functions use C's plain / or %")
+    assert plain > 0, "no function took the plain division path: the generator misses it"
+    return len(jobs)
+
+
+# --8<-- [start:zerodiv_grid]
+# (dividend ranges, divisor ranges): declared ranges of x and y in x // y and x % y. The plain
+# C path needs a dividend range >= 0 and a divisor range > 0; (0, 4) and (-1, 0) sit at its edge.
+ZERODIV_GRID = {
+    "quick": (((0, 100), (INT_MIN, INT_MAX)), ((0, 4), (-3, 3), (-1, 0))),
+    "full": (
+        ((0, 100), (-100, 100), (0, INT_MAX), (INT_MIN, INT_MAX)),
+        ((0, 4), (-4, 0), (-3, 3), (-1, 0), (1, 5), (INT_MIN, INT_MAX)),
+    ),
+}
+DIVIDEND_VALUES = (INT_MIN, INT_MIN + 1, -100, -7, -1, 0, 1, 7, 99, 100, INT_MAX - 1, INT_MAX)
+WIDE_DIVISOR_VALUES = (INT_MIN, -7, -2, -1, 0, 1, 2, 7, INT_MAX)
+# --8<-- [end:zerodiv_grid]
+
+
+def values_in(lo, hi, wide):
+    """Every value of a small range; for a wide one, the listed values inside it and its ends."""
+    if hi - lo <= 10:
+        return list(range(lo, hi + 1))
+    return sorted({lo, hi, *(v for v in wide if lo <= v <= hi)})
+
+
+def layer_zerodiv(grid=None) -> int:
+    """grid: (dividend ranges, divisor ranges), by default ZERODIV_GRID's quick or full one."""
+    dividends, divisors = grid or ZERODIV_GRID["full" if counting.full() else "quick"]
+    cases, calls, jobs = [], [], []
+    for op, (xlo, xhi), (ylo, yhi) in itertools.product(
+        (Ops.FLOORDIV, Ops.FLOORMOD), dividends, divisors
+    ):
+        x = UOp(Ops.PARAM, (), ParamArg(0, I32, xlo, xhi))
+        y = UOp(Ops.PARAM, (), ParamArg(1, I32, ylo, yhi))
+        call = value_call(UOp(op, (x, y)), (I32, I32), f"z{len(calls)}")
+        calls.append(call)
+        for a, b in itertools.product(
+            values_in(xlo, xhi, DIVIDEND_VALUES), values_in(ylo, yhi, WIDE_DIVISOR_VALUES)
+        ):
+            cases.append((call.src[0], {0: a, 1: b}))
+            jobs.append((call.arg.name, [a, b]))
+    library = compile_calls(calls)
+    signatures = {call.arg.name: signature(call) for call in calls}
+    for (body, env), got in zip(cases, run_compiled(library, signatures, jobs), strict=True):
+        want = evaluate(body, env)
+        if not same(got, want):
+            message = (
+                f"zerodiv layer failed: inputs {env}: C {got!r}, interpreter {want!r}\n"
+                f"{text_of(body)}\n{rendered_text((I32, I32))(body)}"
+            )
+            print(message)
+            raise LayerFailure(message)
+    return len(jobs)
+
+
+# ---------------------------------------------------------------------------------------------
+# pytest: one test per layer, with the book's names
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.layer("hash")
+def test_hash():
+    counting.report("pipeline", "hash", layer_hash())
+
+
+@pytest.mark.layer("sound")
+def test_rewrites_sound():
+    counting.report("pipeline", "sound", layer_sound())
+
+
+@pytest.mark.layer("special")
+def test_special():
+    counting.report("pipeline", "special", layer_special())
+
+
+@pytest.mark.layer("exhaustive")
+def test_exhaustive():
+    counting.report("pipeline", "exhaustive", layer_exhaustive())
+
+
+@pytest.mark.layer("fast")
+def test_fast_math_unsound():
+    counting.report("pipeline", "fast", layer_fast())
+
+
+@pytest.mark.layer("overflow")
+def test_overflow():
+    counting.report("pipeline", "overflow", layer_overflow())
+
+
+@pytest.mark.layer("ranges")
+def test_ranges():
+    counting.report("pipeline", "ranges", layer_ranges())
+
+
+@pytest.mark.layer("fold")
+def test_fold_run():
+    counting.report("pipeline", "fold", layer_fold())
+
+
+@pytest.mark.layer("text")
+def test_text():
+    counting.report("pipeline", "text", layer_text())
+
+
+@pytest.mark.layer("render")
+@pytest.mark.needs_clang
+def test_render_vs_interp():
+    counting.report("pipeline", "render", layer_render())
+
+
+@pytest.mark.layer("zerodiv")
+@pytest.mark.needs_clang
+def test_render_zero_divisor():
+    counting.report("pipeline", "zerodiv", layer_zerodiv())
+
+
+# The shrinker itself: a failure report is only as good as the program it shows.
+
+
+def _param(slot, dtype):
+    return UOp(Ops.PARAM, (), ParamArg(slot, dtype))
+
+
+def test_shrink_keeps_one_floormod():
+    x, y, b = _param(0, I32), _param(1, F32), _param(2, BOOL)
+    inner = (x * 3 + 7) % (x + 2)
+    root = b.where(inner.cast(F32) * y, y + 1.0).cast(I32) + x
+    has_floormod = lambda u: any(n.op is Ops.FLOORMOD for n in u.toposort())  # noqa: E731
+    small = shrink(root, has_floormod)
+    assert small.op is Ops.FLOORMOD
+    assert all(s.op in (Ops.CONST, Ops.PARAM) for s in small.src)
+
+
+def test_shrink_keeps_the_failure_and_stops():
+    x = _param(0, I32)
+    root = (x + 5) * 2 + x // 3 + x * 7  # -28 at x = -4
+    negative_at_minus_4 = lambda u: evaluate(u, {0: -4}) < 0  # noqa: E731
+    assert shrink(root, negative_at_minus_4) is UOp.const(-1)  # the simplest negative graph
+    assert shrink(root, lambda u: False) is root  # nothing keeps the failure: root unchanged
+
+
+def test_shrink_batch_mode_agrees():
+    x = _param(0, I32)
+    root = (x + 1) * (x % 5) + 3
+    has_floormod = lambda u: any(n.op is Ops.FLOORMOD for n in u.toposort())  # noqa: E731
+    small = shrink(root, lambda us: [has_floormod(u) for u in us], batch=True)
+    assert small.op is Ops.FLOORMOD
+
+
+# ---------------------------------------------------------------------------------------------
+# Script entry point
+# ---------------------------------------------------------------------------------------------
+
+LAYERS = {
+    "hash": layer_hash,
+    "sound": layer_sound,
+    "special": layer_special,
+    "exhaustive": layer_exhaustive,
+    "fast": layer_fast,
+    "overflow": layer_overflow,
+    "ranges": layer_ranges,
+    "fold": layer_fold,
+    "text": layer_text,
+    "render": layer_render,
+    "zerodiv": layer_zerodiv,
+}
+NEEDS_CLANG = ("render", "zerodiv")
+
+
+def main(argv) -> int:
+    import argparse
+
+    parser = argparse.ArgumentParser(description="the pipeline layers of verification.md §5.3")
+    size_group = parser.add_mutually_exclusive_group()
+    size_group.add_argument("--quick", action="store_true", help="quick sizes (the default)")
+    size_group.add_argument("--full", action="store_true", help="the book's sizes")
+    parser.add_argument("--only", choices=list(LAYERS), help="run one layer")
+    options = parser.parse_args(argv)
+    os.environ["UOPC_FULL"] = "1" if options.full else "0"
+    names = [options.only] if options.only else list(LAYERS)
+    before, failed = collections.Counter(default.fired), []
+    for name in names:
+        if name in NEEDS_CLANG and shutil.which(runtime.CC) is None:
+            if options.full:
+                print(f"{name}: FAILED: {runtime.CC} is not installed")
+                failed.append(name)
+            else:
+                print(f"{name}: skipped, {runtime.CC} is not installed")
+            continue
+        start, cpu = time.perf_counter(), time.process_time()
+        try:
+            counting.report("pipeline", name, LAYERS[name]())
+        except LayerFailure:
+            failed.append(name)  # the report is printed already
+        except Exception as error:
+            traceback.print_exc()
+            print(f"{name}: {type(error).__name__}: {error}")
+            failed.append(name)
+        wall, cpu = time.perf_counter() - start, time.process_time() - cpu
+        print(f"{name}: {wall:.1f} s ({cpu:.1f} s CPU in this process)")
+    if len(names) > 1:
+        print(f"rules of the default matcher that never fired in this run: {never_fired(before)}")
+    if failed:
+        print(f"FAILED layers: {', '.join(failed)}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
