@@ -8,8 +8,11 @@ import functools
 import gc
 import itertools
 import math
+import os
+import pathlib
 import random
 import struct
+import subprocess
 import sys
 import weakref
 
@@ -82,6 +85,10 @@ BODY_PARAM_THEN_BUFFER = I.cast(F32) + load(BUF8, C0)  # a PARAM before the BUFF
 P0_4 = param(0, Ptr(F32, 4))
 PTR_BODY = UOp.sink(store(P0_4, C0, C1F))
 SINK_CALL = UOp(Ops.CALL, (PTR_BODY, UOp(Ops.BUFFER, (), ParamArg(0, Ptr(F32, 4)))), CallArg("k"))
+
+# Params whose ParamArg equals (==, same hash) an ill-typed one below: True == 1, 0.0 == 0,
+# False == 0. Kept alive so that a table keyed by ParamArg equality finds them.
+TWINS = [param(1, I32), param(0, I32, 0, 5), param(0, I32, 0, 0), param(0, I32, 0)]
 
 WIDE_I32 = forged(Ops.PARAM, I32, (2,), ALU_SPACE)  # a "value" of shape (2,)
 WIDE_F32 = forged(Ops.PARAM, F32, (2,), ALU_SPACE)
@@ -400,6 +407,7 @@ ERRORS = [
     (Ops.ALLOC, (), ParamArg("0", Ptr(F32, 2)), "ALLOC: the slot must be a non-negative int"),
     (Ops.PARAM, (), ParamArg(0, I32, 0.0, 5), "PARAM: vmin and vmax must be ints or None"),
     (Ops.PARAM, (), ParamArg(0, I32, 0, False), "PARAM: vmin and vmax must be ints or None"),
+    (Ops.PARAM, (), ParamArg(0, I32, False), "PARAM: vmin and vmax must be ints or None"),
     (Ops.PARAM, (), ParamArg(0, VOID), "PARAM: a scalar param must be bool, i32 or f32"),
     (Ops.PARAM, (), ParamArg(0, "f32"), "PARAM: needs a pointer dtype"),
     (Ops.BUFFER, (), ParamArg(0, F32), "BUFFER: needs a pointer dtype"),
@@ -525,7 +533,7 @@ ERRORS = [
 
 
 def error_id(case):
-    return case[3]
+    return f"{case[3]} | arg={case[2]!r}"[:100]
 
 
 @pytest.mark.parametrize("op, srcs, arg, message", ERRORS, ids=[error_id(c) for c in ERRORS])
@@ -543,6 +551,28 @@ def test_failed_construction_creates_no_node(op, srcs, arg, message):
         UOp(op, srcs, arg)
     assert live_count() == size, info  # measured while the traceback is still alive
     assert fresh_const().id == first + 1  # and no id was spent
+
+
+UNHASHABLE_SCRIPT = """
+from uopc import F32, Ops, ParamArg, Ptr, UOp, UOpError
+f = UOp(Ops.PARAM, (), ParamArg(0, F32))
+p = UOp(Ops.PARAM, (), ParamArg(1, Ptr(F32, 2)))
+cases = [(Ops.RECIP, (f,)), (Ops.EXP2, (f,)), (Ops.AFTER, (p,))]
+for op, srcs in cases:  # the first node of its op in this process, so its shelf is new
+    try:
+        UOp(op, srcs, [1])
+        print("built")
+    except UOpError as error:
+        print(str(error).split(":")[0])
+"""
+
+
+def test_unhashable_arg_is_a_uop_error_even_for_the_first_node_of_its_op():
+    """Run in a fresh interpreter, where no RECIP, EXP2 or AFTER node exists yet."""
+    env = {**os.environ, "PYTHONPATH": str(pathlib.Path(__file__).resolve().parent.parent)}
+    run = subprocess.run([sys.executable, "-c", UNHASHABLE_SCRIPT], capture_output=True,
+                         text=True, env=env)  # fmt: skip
+    assert run.stdout.split() == ["RECIP", "EXP2", "AFTER"], run.stderr[-300:]
 
 
 # (label, built through the convenience API, the same node built with UOp(...))
@@ -986,8 +1016,8 @@ def random_expression(r):
                 bools.append(a_bool().where(a_bool(), a_bool()))
         elif kind in ("div", "mod"):
             divisor = r.choice([UOp.const(r.choice(SMALL_CONSTS + [-1, INT_MAX])),
-                                r.choice(params), an_int()])  # fmt: skip
-            dividend = an_int()
+                                r.choice(params), r.choice(params), an_int()])  # fmt: skip
+            dividend = UOp.const(INT_MIN) if r.random() < 0.2 else an_int()  # INT_MIN // -1
             ints.append(dividend // divisor if kind == "div" else dividend % divisor)
         elif kind == "cast":
             if bools and r.random() < 0.5:
@@ -1069,6 +1099,7 @@ WRAPPING_BELOW = [
     ("x*x != 0", lambda: wide_square(70000).ne(0), 65536),
     ("bool(x*x)", lambda: wide_square(70000).cast(BOOL), 65536),
     ("i32(x*x < 0)", lambda: wide_square(50000).lt(0).cast(I32), 50000),
+    ("INT_MIN // x, x in [-2, 2]", lambda: UOp.const(INT_MIN) // param(0, I32, -2, 2), -1),
 ]  # fmt: skip
 
 

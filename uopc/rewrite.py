@@ -192,12 +192,15 @@ def _rewrite_to_fixed_point(root, pm, ctx, limit):
     while stack:
         node, state, extra = stack.pop()
         if state == FIRST_VISIT:
-            if node not in final:
+            if node in final:
+                continue
+            unfinished = [src for src in node.src if src not in final]
+            if unfinished:
                 stack.append((node, SRCS_DONE, None))
-                for src in reversed(node.src):
-                    if src not in final:
-                        stack.append((src, FIRST_VISIT, None))
-        elif state == SRCS_DONE:
+                stack.extend((src, FIRST_VISIT, None) for src in reversed(unfinished))
+                continue
+            state = SRCS_DONE  # every src is finished already: go on with this node now
+        if state == SRCS_DONE:
             if node in final:
                 continue
             new_src = tuple([final[s] for s in node.src])

@@ -148,7 +148,7 @@ def _check_alu(op, src, arg):
     for s in src:
         if s.shape != shape:
             _fail(op, "all srcs must have the same shape")
-    return _ALU_CHECKS.get(op, _check_binary)(op, src, arg)
+    return _ALU_CHECKS[op](op, src, arg)
 
 
 def _check_cast(op, src, arg):
@@ -188,6 +188,7 @@ def _check_binary(op, src, arg):
     return dtype, (), ALU_SPACE
 
 
+_UNARY_AND_WHERE = (Ops.CAST, Ops.WHERE, Ops.NEG, Ops.RECIP, Ops.EXP2, Ops.LOG2)
 _ALU_CHECKS = {
     Ops.CAST: _check_cast,
     Ops.WHERE: _check_where,
@@ -195,6 +196,7 @@ _ALU_CHECKS = {
     Ops.RECIP: _check_float_unary,
     Ops.EXP2: _check_float_unary,
     Ops.LOG2: _check_float_unary,
+    **{op: _check_binary for op in ALU if op not in _UNARY_AND_WHERE},
 }
 
 
@@ -287,11 +289,17 @@ def table_key(op, src, arg):
     """
     if arg is None:
         return op, src
-    if op is Ops.CONST and type(arg) in CONST_FAMILIES:
+    if op is Ops.CONST and not src and type(arg) in CONST_FAMILIES:
         family = CONST_FAMILIES[type(arg)]
         return family, f32_bits(arg) if type(arg) is float else arg
-    key = arg_key(arg)  # keeps True, 1 and 1.0 apart for any other op too
+    key = _param_key(arg) if type(arg) is ParamArg else arg_key(arg)
     return op, (src, key) if src else key
+
+
+def _param_key(arg: ParamArg) -> tuple:
+    """A ParamArg with the types of its numbers, so ParamArg(True, ...) never finds slot 1."""
+    size = arg.dtype.size if isinstance(arg.dtype, Ptr) else None
+    return (arg, *(type(v) for v in (arg.slot, arg.vmin, arg.vmax, size)))
 
 
 # --8<-- [end:table_key]
@@ -364,7 +372,8 @@ class UOp:
             src = tuple(src)
         if op is Ops.CONST:
             arg = normalise_const(arg)
-        family, key = table_key(op, src, arg)
+        # most nodes have no arg; their key is their src tuple (table_key, inlined for speed)
+        family, key = (op, src) if arg is None else table_key(op, src, arg)
         try:
             node = UOp.table.get(family, key)
         except TypeError:  # an unhashable arg: let the checker say what is wrong with it
@@ -380,7 +389,10 @@ class UOp:
         _set(node, "dtype", dtype)
         _set(node, "id", next(_ids))
         _set(node, "_range", None)
-        UOp.table.put(family, key, node)
+        try:
+            UOp.table.put(family, key, node)
+        except TypeError:  # an unhashable arg of a node that is otherwise well typed
+            raise UOpError(f"{op.name}: the arg must be hashable") from None
         return node
 
     # --8<-- [end:uop_new]
@@ -406,6 +418,9 @@ class UOp:
 
     def __setattr__(self, name, value):
         raise AttributeError(f"a UOp never changes after it is built (tried to set {name})")
+
+    def __delattr__(self, name):
+        raise AttributeError(f"a UOp never changes after it is built (tried to delete {name})")
 
     def __repr__(self) -> str:
         return f"<{self.op.name} {self.dtype} #{self.id}>"
@@ -509,16 +524,19 @@ class UOp:
 
     def _triple(self):
         if self._range is None:
-            missing = [s for s in self.src if s._range is None]
-            if not any(t._range is None for s in missing for t in s.src):
-                # the common case: at most the srcs are new, and their own srcs are known
-                for node in (*missing, self):
-                    _set(node, "_range", range_of(node))
-            else:
-                # fill every missing cache below self, srcs first, without recursion
-                for node in self.toposort(skip=lambda n: n._range is not None):
-                    _set(node, "_range", range_of(node))
+            for src in self.src:
+                if src._range is None:
+                    if any(t._range is None for t in src.src):
+                        self._fill_ranges()  # more than one level is missing: walk
+                        return self._range
+                    _set(src, "_range", range_of(src))  # a new src over known ones
+            _set(self, "_range", range_of(self))
         return self._range
+
+    def _fill_ranges(self) -> None:
+        """Compute every missing range below self, srcs first, without recursion."""
+        for node in self.toposort(skip=lambda n: n._range is not None):
+            _set(node, "_range", range_of(node))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -544,20 +562,22 @@ def _range_param(u, srcs, safe):
     return (INT_MIN if lo is None else lo, INT_MAX if hi is None else hi, True)
 
 
+# Beyond the book's table: every row below carries S, the safety of the srcs, where the table
+# wrote True (comparisons, casts, WHERE with a known condition). A comparison over a product
+# that wraps is computed from the wrapped value, so its value can differ from the exact one;
+# keeping S makes "safe means the wrapped value is the exact value" true of every node.
 def _range_cast(u, srcs, safe):
     src = u.src[0]
     if u.dtype is BOOL:
         if src.dtype is F32:
-            return BOOL_RANGE
+            return (0, 1, safe)
         lo, hi, _ = srcs[0]
         if lo == hi == 0:
-            return (0, 0, True)
-        return BOOL_RANGE if lo <= 0 <= hi else (1, 1, True)
-    if src.dtype is BOOL:
-        return (srcs[0][0], srcs[0][1], True)
+            return (0, 0, safe)
+        return (0, 1, safe) if lo <= 0 <= hi else (1, 1, safe)
     if src.dtype is F32:
-        return (INT_MIN, INT_MAX, True)
-    return srcs[0]
+        return (INT_MIN, INT_MAX, safe)
+    return (srcs[0][0], srcs[0][1], safe)  # from bool or i32: the same values
 
 
 def _range_mul(u, srcs, safe):
@@ -568,28 +588,29 @@ def _range_mul(u, srcs, safe):
 
 def _range_cmplt(u, srcs, safe):
     if u.src[0].dtype is F32:
-        return BOOL_RANGE
+        return (0, 1, safe)
     (lo1, hi1, _), (lo2, hi2, _) = srcs
     if hi1 < lo2:
-        return (1, 1, True)
-    return (0, 0, True) if lo1 >= hi2 else BOOL_RANGE
+        return (1, 1, safe)
+    return (0, 0, safe) if lo1 >= hi2 else (0, 1, safe)
 
 
 def _range_cmpne(u, srcs, safe):
     if u.src[0].dtype is F32:
-        return BOOL_RANGE
+        return (0, 1, safe)
     (lo1, hi1, _), (lo2, hi2, _) = srcs
     if hi1 < lo2 or hi2 < lo1:
-        return (1, 1, True)
-    return (0, 0, True) if lo1 == hi1 == lo2 == hi2 else BOOL_RANGE
+        return (1, 1, safe)
+    return (0, 0, safe) if lo1 == hi1 == lo2 == hi2 else (0, 1, safe)
 
 
 def _range_where(u, srcs, safe):
     condition, if_true, if_false = srcs
+    # a known condition picks one branch; the other branch's safety does not matter
     if condition[0] == condition[1] == 1:
-        return if_true
+        return (if_true[0], if_true[1], condition[2] and if_true[2])
     if condition[0] == condition[1] == 0:
-        return if_false
+        return (if_false[0], if_false[1], condition[2] and if_false[2])
     return (min(if_true[0], if_false[0]), max(if_true[1], if_false[1]), safe)
 
 
@@ -648,10 +669,11 @@ _RANGES = {
 
 def range_of(u):
     """The (vmin, vmax, safe) triple of u; every src's triple must already be cached."""
-    if u.dtype is not I32 and u.dtype is not BOOL:  # i32 and bool nodes are always values
-        return UNBOUNDED
     srcs = [s._range for s in u.src]
     safe = True
     for triple in srcs:
         safe = safe and triple[2]
+    if u.dtype is not I32 and u.dtype is not BOOL:  # i32 and bool nodes are always values
+        # no bounds for floats and places; a float computed from a wrapping int is not exact
+        return UNBOUNDED if safe or u.dtype is not F32 else (-math.inf, math.inf, False)
     return _RANGES[u.op](u, srcs, safe)
