@@ -243,6 +243,7 @@ def _check_sink(op, src, arg):
     return VOID, (), None
 
 
+# --8<-- [start:infer]
 _CHECKS = {
     Ops.CONST: _check_const,
     Ops.PARAM: _check_param,
@@ -266,6 +267,9 @@ def infer(op, src, arg):
         if not isinstance(s, UOp):
             _fail(op, f"src {position} must be a UOp, got {type(s).__name__}")
     return _CHECKS[op](op, src, arg)
+
+
+# --8<-- [end:infer]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -413,8 +417,6 @@ class UOp:
     def live_nodes() -> list["UOp"]:
         """Every node alive now (for tests and the memory figures)."""
         return UOp.table.nodes()
-
-    # --8<-- [end:uop_new]
 
     def __setattr__(self, name, value):
         raise AttributeError(f"a UOp never changes after it is built (tried to set {name})")
