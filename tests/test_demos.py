@@ -1,0 +1,107 @@
+"""The demo programs in demos/: each runs from the repository root, exits 0, prints its quoted
+blocks under unique names in the expected order, and prints the same bytes on a second run.
+
+A demo exits non-zero when one of its printed claims is false (programs.md, "Failed claims"), so
+a planted bug that changes what a demo shows fails here too. The book build cuts each output at
+its `@@ block NAME` lines; a block whose first line ends in `(this machine)` depends on the
+machine as a whole, any other line with that mark on its own, and both are left out of the
+comparison between runs.
+"""
+
+import functools
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import counting
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+MARKER = "@@ block "
+BLOCK_NAME = re.compile(r"[a-z][-_0-9a-z]*")
+MACHINE = "(this machine)"
+
+# demo -> the blocks it must print, in order
+BLOCKS = {
+    "run_demos": [f"demo{n}" for n in range(1, 9)],
+    "walkthrough": [
+        "relu-text", "relu-c", "ranges", "trace", "bump", "memory-trap", "stencil",
+        "interpreter-errors",
+    ],
+    "number_facts": [
+        "wrap", "bits", "rounding", "specials", "division", "casts", "casts-hardware",
+    ],
+    "errors": ["bad-graphs", "bad-texts", "bad-memory", "chain-times", "chain"],
+    "matcher": ["patterns", "rule-counts"],
+    "fold": ["fold-relu", "partial-evaluation"],
+    "order": ["order"],
+}  # fmt: skip
+MARKS = {
+    "run_demos": [pytest.mark.needs_clang],
+    "walkthrough": [pytest.mark.needs_clang],
+    "errors": [pytest.mark.slow],  # a chain of 400,001 nodes: about 20 s
+}
+SECOND_RUN_ONLY_WHEN_FULL = {"errors"}  # its deterministic lines are few; its run is long
+DEMOS = [pytest.param(stem, marks=MARKS.get(stem, [])) for stem in BLOCKS]
+
+
+def run_demo(stem: str) -> subprocess.CompletedProcess:
+    """One fresh run, from the repository root, with this process's environment (PYTHONPATH
+    included, so that a planted-bug run reaches the demo too)."""
+    return subprocess.run(
+        [sys.executable, str(ROOT / "demos" / f"{stem}.py")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+
+
+@functools.cache
+def first_run(stem: str) -> subprocess.CompletedProcess:
+    return run_demo(stem)
+
+
+def blocks(stdout: str) -> list[tuple[str, list[str]]]:
+    """(name, lines) for every block; lines before the first marker belong to no block."""
+    found: list[tuple[str, list[str]]] = [("", [])]  # "" collects what comes before
+    for line in stdout.splitlines():
+        if line.startswith(MARKER):
+            found.append((line[len(MARKER) :], []))
+        else:
+            found[-1][1].append(line)
+    return found if found[0][1] else found[1:]  # "" then shows up among the names
+
+
+def stable_part(stdout: str) -> list[tuple[str, list[str]]]:
+    """The output without what depends on the machine: marked blocks and marked lines."""
+    kept = []
+    for name, lines in blocks(stdout):
+        if lines and lines[0].endswith(MACHINE):
+            continue
+        kept.append((name, [line for line in lines if not line.endswith(MACHINE)]))
+    return kept
+
+
+@pytest.mark.parametrize("stem", DEMOS)
+def test_demo_runs_and_names_its_blocks(stem):
+    done = first_run(stem)
+    assert done.returncode == 0, f"demos/{stem}.py exited {done.returncode}:\n{done.stderr}"
+    names = [name for name, _ in blocks(done.stdout)]
+    assert names == BLOCKS[stem], f"demos/{stem}.py printed the blocks {names}"
+    assert len(set(names)) == len(names), f"a block name repeats: {names}"
+    for name, lines in blocks(done.stdout):
+        assert BLOCK_NAME.fullmatch(name), f"bad block name {name!r}"
+        assert any(line.strip() for line in lines), f"block {name} is empty"
+
+
+@pytest.mark.parametrize("stem", DEMOS)
+def test_demo_output_is_the_same_on_a_second_run(stem):
+    if stem in SECOND_RUN_ONLY_WHEN_FULL and not counting.full():
+        pytest.skip(f"a second run of demos/{stem}.py is made with --full only")
+    first = first_run(stem)
+    assert first.returncode == 0, first.stderr
+    second = run_demo(stem)
+    assert second.returncode == 0, second.stderr
+    assert stable_part(second.stdout) == stable_part(first.stdout)
