@@ -1,0 +1,35 @@
+"""The exercise answers (code/exercises/solutions.py) run clean and make their checks.
+
+The program is run as it is run for the book, in a child process from the repository root, so
+it finds `uopc` the way a reader's run does. It must exit 0, and its last line must report at
+least as many checks as the book's run made (385): fewer would mean answers that stopped
+checking. The program itself exits non-zero, naming the exercise, on the first failed check.
+"""
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SOLUTIONS = ROOT / "code" / "exercises" / "solutions.py"
+BOOK_CHECKS = 385  # verification.md §11: the book's run made 385 asserts
+
+pytestmark = [pytest.mark.slow, pytest.mark.needs_clang, pytest.mark.needs_z3]
+
+
+def test_solutions_run_clean_and_check_enough():
+    done = subprocess.run(
+        [sys.executable, str(SOLUTIONS)], capture_output=True, text=True, cwd=ROOT, timeout=1800
+    )
+    tail = "\n".join(done.stdout.splitlines()[-15:]) + "\n" + done.stderr[-2000:]
+    assert done.returncode == 0, f"solutions.py exited {done.returncode}:\n{tail}"
+    found = re.search(r"^(\d+) exercises; (\d+) checks passed$", done.stdout, re.M)
+    assert found, f"no count line in the output:\n{tail}"
+    exercises, checks = int(found.group(1)), int(found.group(2))
+    assert exercises == 79, f"{exercises} exercises answered, not 79"
+    assert checks >= BOOK_CHECKS, f"only {checks} checks, the book's run made {BOOK_CHECKS}"
+    labels = re.findall(r"^(\d+\.\d+) ", done.stdout, re.M)
+    assert len(labels) == len(set(labels)) == 79, "an exercise label is missing or repeated"
