@@ -1100,6 +1100,9 @@ WRAPPING_BELOW = [
     ("bool(x*x)", lambda: wide_square(70000).cast(BOOL), 65536),
     ("i32(x*x < 0)", lambda: wide_square(50000).lt(0).cast(I32), 50000),
     ("INT_MIN // x, x in [-2, 2]", lambda: UOp.const(INT_MIN) // param(0, I32, -2, 2), -1),
+    # (x*x)//2**30 lies in [-2, 1] when wrapped but is 2 exactly: a condition "always true"
+    ("where((x*x)//2**30 < 2, 1, 0)", lambda: (wide_square(50000) // 2**30).lt(2).where(1, 0),
+     50000),
 ]  # fmt: skip
 
 

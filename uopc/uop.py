@@ -380,6 +380,8 @@ class UOp:
         family, key = (op, src) if arg is None else table_key(op, src, arg)
         try:
             node = UOp.table.get(family, key)
+            if node is None and arg is not None:
+                hash(key)  # an unhashable arg fails here even when its shelf is still empty
         except TypeError:  # an unhashable arg: let the checker say what is wrong with it
             infer(op, src, arg)
             raise UOpError(f"{op.name}: the arg must be hashable") from None
