@@ -1136,3 +1136,10 @@ def test_chain_of_200000_adds():
     assert sys.getrecursionlimit() == limit
     del order, node, middle
     gc.collect()
+
+
+@pytest.mark.parametrize("op", [Ops.ADD, Ops.NEG, Ops.WHERE, Ops.LOAD, Ops.SINK])
+def test_an_op_without_an_arg_refuses_one(op):
+    x = UOp(Ops.PARAM, (), ParamArg(0, I32))
+    with pytest.raises(UOpError, match=f"^{op.name}: takes no arg$"):
+        UOp(op, (x, x), 5)
