@@ -1,0 +1,248 @@
+"""The same ideas in tinygrad (Step 14, Chapter 16): what it writes, and where it decides otherwise.
+
+Seven blocks, each after a marker line `@@ block NAME` that the book build strips:
+  version         the installed tinygrad version (every other block is that version's output)
+  default-c       the C tinygrad writes for relu(x*y+1) (DEV=CPU DEBUG=4), and the result
+  noopt-c         the same with NOOPT=1: a plain loop
+  float-rules     tinygrad's simplification of five float expressions, beside uopc's
+  signed-zero     -0.0 plus 0.0 through tensors, and through NumPy
+  relu-nan        relu(x*y+1) at x = nan, in tinygrad and in uopc
+  const-identity  which constants tinygrad keeps apart
+
+Every tinygrad object is looked up by its dotted name (`find`), never by file or line, because
+the PyPI layout may differ from the source the book read; a missing name stops the demo with a
+message saying which. If tinygrad is not installed the demo says so in one line and exits 0.
+Every block depends on the tinygrad version, so each title ends with `(tinygrad VERSION)`.
+A printed claim that turns out false (a wrong result) exits non-zero.
+
+Usage: python demos/tinygrad_demo.py
+"""
+
+import importlib
+import importlib.metadata
+import importlib.util
+import json
+import math
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# tinygrad runs on its CPU device (clang), offline, and keeps no compiled kernels on disk, so
+# that what DEBUG prints does not depend on an earlier run. Set before tinygrad is imported.
+TINYGRAD_ENV = {"DEV": "CPU", "CACHELEVEL": "0"}
+
+X, Y = [1.0, 2.0, 3.0, 4.0], [10.0, 20.0, 30.0, 40.0]
+EXPECTED = [11.0, 41.0, 91.0, 161.0]  # relu(x*y+1), worked out by hand
+
+# The child prints the generated source (DEBUG=4) and then the result on a line of its own.
+CHILD = f"""
+import json
+from tinygrad import Tensor
+x, y = Tensor({X}), Tensor({Y})
+print("RESULT " + json.dumps((x * y + 1).relu().tolist()))
+"""
+
+
+def tinygrad_version():
+    """The installed distribution's version, or None when tinygrad is not installed."""
+    try:
+        return importlib.metadata.version("tinygrad")
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
+def find(dotted: str):
+    """The tinygrad object with this dotted name: the longest importable module, then attributes.
+
+    Exits with a message naming what is missing, so that a tinygrad release that moved or
+    renamed something fails here, clearly, rather than somewhere inside a block.
+    """
+    parts = dotted.split(".")
+    for cut in range(len(parts), 0, -1):
+        try:
+            found = importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+        try:
+            for attribute in parts[cut:]:
+                found = getattr(found, attribute)
+        except AttributeError:
+            break
+        return found
+    raise SystemExit(
+        f"tinygrad {tinygrad_version()} has no {dotted}; this program was written for the "
+        "version pinned in requirements.txt"
+    )
+
+
+def block(name: str, title: str, version: str) -> None:
+    print(f"@@ block {name}")
+    print(f"{title}  (tinygrad {version})")
+
+
+def fail(message: str) -> None:
+    raise SystemExit(f"FAILED: {message}")
+
+
+# ---------------------------------------------------------------------------------------------
+# Blocks 1 and 2: the C, from a child process with the debug level that prints it
+# ---------------------------------------------------------------------------------------------
+
+
+def run_child(extra_env: dict) -> tuple[list[str], list]:
+    """(the elementwise kernel's C lines, the result) of CHILD run with DEBUG=4 and extra_env."""
+    # the caller's own tinygrad settings (NOOPT, BEAM, ...) must not leak into the child
+    env = {key: value for key, value in os.environ.items() if key not in ("NOOPT", "BEAM")}
+    env.update(TINYGRAD_ENV, DEBUG="4", **extra_env)
+    done = subprocess.run(
+        [sys.executable, "-c", CHILD], env=env, capture_output=True, text=True, timeout=300
+    )
+    if done.returncode != 0:
+        fail(f"the tinygrad child process failed:\n{done.stderr[-2000:]}")
+    lines = done.stdout.splitlines()
+    results = [line for line in lines if line.startswith("RESULT ")]
+    if len(results) != 1:
+        fail("the child printed no result line")
+    return kernel_source(lines), json.loads(results[0].removeprefix("RESULT "))
+
+
+def kernel_source(lines: list[str]) -> list[str]:
+    """The elementwise kernel (tinygrad names it E_...) with the typedefs just above it.
+
+    DEBUG=4 also prints the source of tinygrad's own helper programs; only the kernel that
+    computes relu is wanted, from its typedefs down to the first line that closes it.
+    """
+    starts = [i for i, line in enumerate(lines) if re.match(r"(\w+\s+)*void\s+E_\w*\(", line)]
+    if len(starts) != 1:
+        fail(f"expected one elementwise kernel (void E_...) in the DEBUG=4 output, saw {starts}")
+    first = last = starts[0]
+    while first > 0 and lines[first - 1].startswith("typedef "):
+        first -= 1
+    while last < len(lines) and lines[last] != "}":
+        last += 1
+    if last == len(lines):
+        fail("the elementwise kernel never closes")
+    return lines[first : last + 1]
+
+
+def show_c(name: str, title: str, version: str, extra_env: dict) -> None:
+    source, result = run_child(extra_env)
+    block(name, title, version)
+    print("\n".join(source))
+    print(f"result: {result}")
+    if result != EXPECTED:
+        fail(f"relu(x*y+1) gave {result}, not {EXPECTED}")
+
+
+# ---------------------------------------------------------------------------------------------
+# Blocks 3 to 6, in this process
+# ---------------------------------------------------------------------------------------------
+
+
+def float_rules(version: str) -> None:
+    """tinygrad's simplifier on an unbounded float variable, beside uopc's strict and fast sets."""
+    from uopc import F32, Ops, ParamArg, UOp
+    from uopc.symbolic import simplify
+    from uopc.textfmt import infix
+
+    tg_uop = find("tinygrad.uop.ops.UOp")
+    graph_rewrite = find("tinygrad.uop.ops.graph_rewrite")
+    symbolic = find("tinygrad.uop.symbolic.symbolic")
+    float32 = find("tinygrad.dtype.dtypes.float32")
+
+    f = tg_uop.variable("f", -math.inf, math.inf, float32)
+    p = UOp(Ops.PARAM, arg=ParamArg(0, F32))
+    cases = [
+        ("f+0.0", f + 0.0, p + 0.0),
+        ("f*0.0", f * 0.0, p * 0.0),
+        ("f-f", f - f, p - p),
+        ("f*1.0", f * 1.0, p * 1.0),
+        ("(f*3.0)*5.0", (f * 3.0) * 5.0, (p * 3.0) * 5.0),
+    ]
+    block("float-rules", "simplifying float expressions in tinygrad, and in uopc", version)
+    print(f"{'expression':<13}{'tinygrad':<12}{'uopc strict':<24}uopc fast-math")
+    for text, tiny, ours in cases:
+        tiny_result = graph_rewrite(tiny, symbolic).render(simplify=False)
+        strict, fast = (infix(simplify(ours, fast_math=m), {0: "f"}) for m in (False, True))
+        print(f"{text:<13}{tiny_result:<12}{strict:<24}{fast}")
+
+
+def signed_zero(version: str) -> None:
+    import numpy as np
+
+    tensor = find("tinygrad.Tensor")
+    start = [-0.0, 1.0]
+    sums = [
+        ("tensor [-0.0, 1.0] + tensor of zeros", (tensor(start) + tensor.zeros(2)).tolist()),
+        ("tensor [-0.0, 1.0] + scalar 0.0", (tensor(start) + 0.0).tolist()),
+        ("numpy float32 [-0.0, 1.0] + 0.0", (np.array(start, dtype=np.float32) + 0.0).tolist()),
+    ]
+    block("signed-zero", "-0.0 plus 0.0 through tensors", version)
+    for text, values in sums:
+        sign = "-" if math.copysign(1.0, values[0]) < 0 else "+"
+        print(f"{text:<38}{str(values):<14}sign of the first: {sign}")
+    if sums[2][1][0] != 0.0 or math.copysign(1.0, sums[2][1][0]) < 0:
+        fail("NumPy's -0.0 + 0.0 should be +0.0 (IEEE 754, round to nearest)")
+
+
+def relu_nan(version: str) -> None:
+    from uopc import F32, Ops, ParamArg, UOp
+    from uopc.interp import evaluate
+
+    tensor = find("tinygrad.Tensor")
+    x = [math.nan, 1.0, -2.0, 0.0]
+    tiny = (tensor(x) * tensor([1.0] * len(x)) + 1).relu().tolist()
+    px, py = (UOp(Ops.PARAM, arg=ParamArg(slot, F32)) for slot in (0, 1))
+    relu = (px * py + 1.0).max(0.0)  # uopc's relu: MAX(v, 0.0), which gives 0.0 at v = nan
+    ours = [evaluate(relu, {0: value, 1: 1.0}) for value in x]
+    block("relu-nan", "relu(x*y+1) in tinygrad when x is nan (y = 1)", version)
+    print(f"x:        {x}")
+    print(f"tinygrad: {tiny}")
+    print(f"uopc:     {ours}")
+    same_at_nan = math.isnan(tiny[0]) == math.isnan(ours[0])
+    print(f"the two agree at nan: {same_at_nan}")
+    if tiny[1:] != ours[1:] or ours[1:] != [2.0, 0.0, 1.0]:
+        fail(f"relu(x*1+1) at x = 1, -2, 0 should be [2.0, 0.0, 1.0]: {tiny[1:]}, {ours[1:]}")
+
+
+def const_identity(version: str) -> None:
+    tg_uop = find("tinygrad.uop.ops.UOp")
+    float32 = find("tinygrad.dtype.dtypes.float32")
+    const = tg_uop.const
+    zero, minus_zero = const(0.0, float32), const(-0.0, float32)
+    questions = [
+        ("const 0.0 is const -0.0", zero is minus_zero),
+        ("const nan is const nan", const(math.nan, float32) is const(float("nan"), float32)),
+        ("const 1 is const True", const(1) is const(True)),
+    ]
+    block("const-identity", "constants as nodes in tinygrad", version)
+    for text, answer in questions:
+        print(f"{text}: {answer}")
+    kind = type(zero.arg).__name__
+    print(f"(a float constant's arg is a {kind}: {zero.arg!r} and {minus_zero.arg!r})")
+
+
+def main() -> None:
+    version = tinygrad_version()
+    if version is None:
+        print("tinygrad is not installed (pip install -r requirements.txt): nothing to show")
+        return
+    os.environ.update(TINYGRAD_ENV)  # before the first tinygrad import, in this process too
+    if importlib.util.find_spec("uopc") is None:  # a plain clone, not installed
+        sys.path.append(str(ROOT))
+    print("@@ block version")
+    print(f"tinygrad {version}, installed from PyPI; every block below is this version's output")
+    show_c("default-c", "relu(x*y+1) in tinygrad, DEV=CPU DEBUG=4", version, {})
+    show_c("noopt-c", "the same with NOOPT=1", version, {"NOOPT": "1"})
+    float_rules(version)
+    signed_zero(version)
+    relu_nan(version)
+    const_identity(version)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,74 @@
+"""The machine and the software the benchmark ran on (Appendix D), one labelled line each.
+
+Reads the CPU model and the total memory from /proc on Linux (elsewhere it says `unknown`), the
+versions from the installed distributions (a package that is missing prints `not installed`),
+and the compiler from `clang --version`. Everything it prints depends on the machine.
+
+Usage: python scripts/machine_info.py
+"""
+
+import importlib.metadata
+import os
+import platform
+import subprocess
+
+
+def proc_field(path: str, field: str) -> str | None:
+    """The value of the first `field : value` line of a /proc file, or None."""
+    try:
+        with open(path, encoding="utf-8") as file:
+            for line in file:
+                name, colon, value = line.partition(":")
+                if colon and name.strip() == field:
+                    return value.strip()
+    except OSError:
+        pass
+    return None
+
+
+def cpu_model() -> str:
+    return proc_field("/proc/cpuinfo", "model name") or platform.processor() or "unknown"
+
+
+def memory_mib() -> str:
+    total = proc_field("/proc/meminfo", "MemTotal")  # "24684392 kB"
+    if total is None or not total.endswith(" kB"):
+        return "unknown"
+    return f"{int(total.removesuffix(' kB')) // 1024:,}"
+
+
+def version(distribution: str) -> str:
+    try:
+        return importlib.metadata.version(distribution)
+    except importlib.metadata.PackageNotFoundError:
+        return "not installed"
+
+
+def clang_version() -> str:
+    try:
+        done = subprocess.run(["clang", "--version"], capture_output=True, text=True)
+    except FileNotFoundError:
+        return "not installed"
+    return (done.stdout or done.stderr).split("\n", 1)[0].strip()
+
+
+def main() -> None:
+    lines = [
+        ("CPU", cpu_model()),
+        ("cores", str(os.cpu_count())),
+        ("memory, MiB", memory_mib()),
+        ("system", platform.platform()),
+        ("Python", f"{platform.python_version()} ({platform.python_implementation()})"),
+        ("NumPy", version("numpy")),
+        ("z3", version("z3-solver")),
+        ("clang", clang_version()),
+        ("tinygrad", version("tinygrad")),
+    ]
+    print("the machine and the software of this run  (this machine)")
+    width = max(len(label) for label, _ in lines)
+    for label, value in lines:
+        print(f"  {label + ':':<{width + 1}} {value}")
+
+
+if __name__ == "__main__":
+    main()
