@@ -118,3 +118,17 @@ else
         "$py" -m pip install -q --no-deps -e .
     fi
 fi
+
+# --- the site's one vendored script -----------------------------------------------------------
+
+# The iframe-worker shim (search from file://) is committed under docs/assets/iframe-worker/;
+# it is taken from the npm registry again only when that copy is missing.
+if [[ -d docs && ! -f docs/assets/iframe-worker/shim.js ]]; then
+    if ! command -v npm >/dev/null 2>&1; then
+        say "docs/assets/iframe-worker/shim.js is missing; install npm, then run"
+        say "    scripts/vendor_iframe_worker.sh"
+        exit 1
+    fi
+    say "fetching the iframe-worker shim (npm pack)"
+    scripts/vendor_iframe_worker.sh >/dev/null
+fi

@@ -1,0 +1,135 @@
+"""Check the built site: links, anchors, nothing from another host, no leftover placeholder.
+
+    python scripts/check_html.py [SITE_DIR]        (default: site/)
+
+For every .html file of the site:
+- every local link (href, src, srcset, ...) names a file of the site, and its #anchor an id
+  (or name) in that file: this also covers links written as raw HTML, which mkdocs does not;
+- nothing is loaded from another host: a src, a stylesheet, a script, an image or any other
+  reference to http(s):// or // fails; a plain <a href> to another host is allowed only for the
+  hosts in LINK_HOSTS (none yet: the reading list will add some), since following it is the
+  reader's choice and it loads nothing by itself;
+- no text the build should have replaced is left: an include line (--8<--), a number
+  placeholder ({{ n.), a block marker (@@ block).
+Paths from the root of the host ("/assets/...") are accepted in the top 404.html only, where
+mkdocs writes them for a server; elsewhere they would break the site opened from file://.
+This catches what the generator misses whatever generator builds the site. Exit 1 on a finding.
+"""
+
+import argparse
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+ROOT = Path(__file__).resolve().parents[1]
+LINK_HOSTS: set[str] = set()  # hosts a plain <a href> may point to, e.g. "docs.python.org"
+LEFTOVERS = ("--8<--", "--8&lt;--", "{{ n.", "{{n.", "@@ block")
+URL_ATTRIBUTES = {"href", "src", "srcset", "data", "poster", "action", "xlink:href", "formaction"}
+HARMLESS_SCHEMES = ("data:", "mailto:", "blob:", "about:")
+
+
+class Page(HTMLParser):
+    """The ids of a page and every URL it refers to, with the tag that refers to it."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.ids: set[str] = set()
+        self.urls: list[tuple[str, str, str, int]] = []  # (tag, attribute, url, line)
+
+    def handle_starttag(self, tag, attrs):
+        for name, value in attrs:
+            if value is None:
+                continue
+            if name in ("id", "name"):
+                self.ids.add(value)
+            elif name in URL_ATTRIBUTES:
+                urls = [value]
+                if name == "srcset":  # "a.png 1x, b.png 2x"
+                    urls = [part.split()[0] for part in value.split(",") if part.strip()]
+                for url in urls:
+                    self.urls.append((tag, name, url.strip(), self.getpos()[0]))
+
+    handle_startendtag = handle_starttag
+
+
+def parse(path: Path) -> Page:
+    page = Page()
+    page.feed(path.read_text(encoding="utf-8"))
+    return page
+
+
+def check_site(site: Path) -> list[str]:
+    problems = []
+    pages = {path: parse(path) for path in sorted(site.rglob("*.html"))}
+    if not pages:
+        return [f"{site}: no HTML pages (build the site first: mkdocs build)"]
+    for path, page in pages.items():
+        name = path.relative_to(site)
+        text = path.read_text(encoding="utf-8")
+        for leftover in LEFTOVERS:
+            if leftover in text:
+                line = text[: text.index(leftover)].count("\n") + 1
+                problems.append(f"{name}:{line}: leftover {leftover!r} (a build step did not run)")
+        for tag, attribute, url, line in page.urls:
+            problem = check_url(site, path, pages, tag, url)
+            if problem:
+                problems.append(f"{name}:{line}: <{tag} {attribute}={url!r}>: {problem}")
+    return problems
+
+
+def check_url(site: Path, path: Path, pages: dict, tag: str, url: str) -> str | None:
+    if not url or url.startswith(HARMLESS_SCHEMES):
+        return None
+    parts = urlsplit(url)
+    if parts.scheme or url.startswith("//"):
+        if parts.scheme in ("http", "https") or url.startswith("//"):
+            if tag == "a" and parts.hostname in LINK_HOSTS:
+                return None
+            if tag == "a":
+                return "a link to another host that is not in LINK_HOSTS"
+            return "loaded from another host"
+        return f"unexpected scheme {parts.scheme!r}"
+    if parts.path.startswith("/"):
+        # Only the error page may use root paths (mkdocs writes them there, for a server that
+        # shows it at any depth); anywhere else they break the site opened from file://.
+        if path.name != "404.html" or path.parent != site:
+            return "a path from the root of the host: it breaks the site opened from file://"
+        target = (site / unquote(parts.path.lstrip("/"))).resolve()
+    elif parts.path:
+        target = (path.parent / unquote(parts.path)).resolve()
+    else:
+        target = path
+    if target.is_dir():
+        target = target / "index.html"
+    if not target.is_relative_to(site.resolve()) and target != path:
+        return "points outside the site"
+    if not target.exists():
+        return "no such file in the site"
+    if parts.fragment:
+        ids = pages[target].ids if target in pages else None
+        if ids is None:
+            return "an anchor into a file that is not a page"
+        if unquote(parts.fragment) not in ids:
+            return f"no anchor #{parts.fragment} in {target.relative_to(site.resolve())}"
+    return None
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("site", nargs="?", type=Path, default=ROOT / "site")
+    args = parser.parse_args(argv)
+    site = args.site.resolve()
+    problems = check_site(site)
+    for problem in problems:
+        print(f"check_html: {problem}")
+    if problems:
+        print(f"check_html: FAILED: {len(problems)} problems")
+        return 1
+    count = len(list(site.rglob("*.html")))
+    print(f"check_html: {count} pages, every link and anchor resolves, nothing from another host")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,214 @@
+"""Is every saved output and excerpt what the current code makes? Fails (exit 1) when not.
+
+    python scripts/check_stale.py [--committed] [--keep DIR]
+
+1. The outputs that come out the same on every run (the short path, the demos, the exercise
+   answers, the summary, the figures, the excerpts and out/numbers.json) are made again by
+   `run_all.sh --deterministic-into` in a temporary folder (the tree is not touched) and
+   compared with out/ and excerpts/ byte for byte, except what depends on the machine: a line
+   ending in `(this machine)`, and a block whose first line does (its text is left out of the
+   whole file too). A file that differs, is missing, or that no program makes any more fails.
+2. The outputs too slow to make again here (the full test run and its counts, the proofs, the
+   planted bugs, the benchmark and the machine it ran on) are checked by the `# sources:` line
+   they start with: it must be the hash of the sources they came from, as they are now
+   (scripts/book_common.py lists those sources). bench.json carries the same hash.
+3. With --committed (as in .ci/run): `git diff --exit-code HEAD -- out excerpts` and no
+   untracked file there, so that what was checked is what is committed.
+
+A stale output is fixed by running ./run_all.sh (the full run: the committed out/ comes from
+it), or the one program concerned through scripts/save_output.py.
+"""
+
+import argparse
+import difflib
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from book_common import (
+    COMPANIONS,
+    MACHINE_MARK,
+    ROOT,
+    SOURCES,
+    is_machine_block,
+    read_header,
+    source_files,
+    sources_hash,
+)
+
+SHOWN_DIFF = 30  # lines of diff shown per stale file
+
+
+def hashed_outputs(out: Path) -> list[Path]:
+    """The hash-checked files under out/ (relative): each output, its blocks, its companions."""
+    found = []
+    for key in SOURCES:
+        whole = out / f"{key}.txt"
+        if whole.exists():
+            found.append(whole.relative_to(out))
+        if (out / key).is_dir():
+            found += [path.relative_to(out) for path in (out / key).rglob("*") if path.is_file()]
+    found += [Path(name) for name in COMPANIONS if (out / name).exists()]
+    return found
+
+
+def check_hashes(out: Path, root: Path) -> list[str]:
+    problems = []
+    for key in SOURCES:
+        path = out / f"{key}.txt"
+        if not path.exists():
+            problems.append(f"out/{key}.txt: missing (made by the full ./run_all.sh)")
+            continue
+        saved, now = read_header(path), sources_hash(key, root)
+        if saved is None:
+            problems.append(f"out/{key}.txt: no '# sources:' first line")
+        elif saved != now:
+            problems.append(
+                f"out/{key}.txt: made from other sources ({saved}, now {now}): "
+                f"rerun it (./run_all.sh); its sources: {' '.join(source_files(key, root))}"
+            )
+    for name, key in COMPANIONS.items():
+        path = out / name
+        if not path.exists():
+            problems.append(f"out/{name}: missing (made with out/{key}.txt)")
+            continue
+        try:
+            saved = json.loads(path.read_text(encoding="utf-8")).get("sources_hash", "")
+        except ValueError:
+            saved = ""
+        if not saved.startswith(sources_hash(key, root)):
+            problems.append(f"out/{name}: its sources_hash is not that of the current sources")
+    return problems
+
+
+def masked(path: Path) -> str:
+    """The text of an output without what depends on the machine (see the module docstring)."""
+    text = path.read_text(encoding="utf-8")
+    if path.parent.with_suffix(".txt").is_file():  # a block: out/KIND/STEM/NAME.txt
+        if is_machine_block(text):
+            return "<a block that depends on the machine>\n"
+    elif path.with_suffix("").is_dir():  # a whole output with blocks
+        for block in sorted(path.with_suffix("").glob("*.txt")):
+            block_text = block.read_text(encoding="utf-8")
+            if is_machine_block(block_text):
+                text = text.replace(block_text, f"<block {block.stem}: this machine>\n", 1)
+    lines = text.splitlines(keepends=True)
+    return "".join("<this machine>\n" if MACHINE_MARK in line else line for line in lines)
+
+
+def same_numbers(old: Path, new: Path) -> bool:
+    """numbers.json, ignoring the keys that come from lines marked as machine-dependent."""
+    from make_numbers import MACHINE_KEYS
+
+    def load(path):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return {key: value for key, value in data.items() if key not in MACHINE_KEYS}
+
+    return load(old) == load(new)
+
+
+def files(folder: Path, skip: set[Path]) -> set[Path]:
+    """The files under folder (relative), less those in skip and those under a skipped folder."""
+    if not folder.is_dir():
+        return set()
+    found = {path.relative_to(folder) for path in folder.rglob("*") if path.is_file()}
+    return {path for path in found if not (skip & {path, *path.parents})}
+
+
+def compare(label: str, saved: Path, made: Path, skip: set[Path]) -> list[str]:
+    """Problems between the saved folder and the one just made (paths relative to each)."""
+    problems = []
+    have, want = files(saved, skip), files(made, skip)
+    for relative in sorted(have - want):
+        problems.append(f"{label}/{relative}: no program makes it any more (remove it)")
+    for relative in sorted(want - have):
+        problems.append(f"{label}/{relative}: missing (run ./run_all.sh)")
+    for relative in sorted(have & want):
+        old, new = saved / relative, made / relative
+        if old.read_bytes() == new.read_bytes():
+            continue
+        if relative.name == "numbers.json" and label == "out":
+            if same_numbers(old, new):
+                continue
+        elif relative.suffix == ".txt" and masked(old) == masked(new):
+            continue
+        problems.append(f"{label}/{relative}: stale, differs from what the code makes now")
+        if relative.suffix in (".txt", ".json", ".py", ".c"):
+            diff = difflib.unified_diff(
+                old.read_text(encoding="utf-8").splitlines(),
+                new.read_text(encoding="utf-8").splitlines(),
+                f"{label}/{relative} (saved)",
+                f"{label}/{relative} (made now)",
+                lineterm="",
+            )
+            problems += ["    " + line for line in list(diff)[:SHOWN_DIFF]]
+    return problems
+
+
+def regenerate(root: Path, into: Path) -> None:
+    out = root / "out"
+    for relative in hashed_outputs(out):  # inputs of the summary, the figures and the numbers
+        (into / relative).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(out / relative, into / relative)
+    command = [str(root / "run_all.sh"), "--deterministic-into", str(into)]
+    done = subprocess.run(command, cwd=root, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    if done.returncode != 0:
+        sys.stdout.write(done.stdout.decode("utf-8", "replace"))
+        raise SystemExit(f"check_stale: {' '.join(command)} failed (exit {done.returncode})")
+
+
+def git_problems(root: Path) -> list[str]:
+    problems = []
+    diff = subprocess.run(
+        ["git", "diff", "--stat", "--exit-code", "HEAD", "--", "out", "excerpts"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+    )
+    if diff.returncode != 0:
+        problems.append("out/ or excerpts/ differ from the last commit:\n" + diff.stdout)
+    status = subprocess.run(
+        ["git", "status", "--porcelain", "--untracked-files=all", "--", "out", "excerpts"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    untracked = [line[3:] for line in status.stdout.splitlines() if line.startswith("??")]
+    problems += [f"{name}: not committed (untracked)" for name in untracked]
+    return problems
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--root", type=Path, default=ROOT, help=argparse.SUPPRESS)
+    parser.add_argument("--committed", action="store_true", help="also compare with git HEAD")
+    parser.add_argument("--keep", type=Path, help="make the outputs here and keep them")
+    args = parser.parse_args(argv)
+    root = args.root.resolve()
+    into = args.keep or Path(tempfile.mkdtemp(prefix="check-stale-"))
+    try:
+        regenerate(root, into)
+        skip = set(hashed_outputs(root / "out"))
+        problems = compare("out", root / "out", into, skip | {Path("excerpts")})
+        problems += compare("excerpts", root / "excerpts", into / "excerpts", set())
+        problems += check_hashes(root / "out", root)
+        if args.committed:
+            problems += git_problems(root)
+    finally:
+        if args.keep is None:
+            shutil.rmtree(into, ignore_errors=True)
+    for problem in problems:
+        print(f"check_stale: {problem}" if not problem.startswith("    ") else problem)
+    if problems:
+        print("check_stale: FAILED (fix: ./run_all.sh, then commit out/ and excerpts/)")
+        return 1
+    print("check_stale: out/ and excerpts/ are what the code makes")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,292 @@
+"""The docs lint: what mkdocs and snippets let through silently, checked on the page sources.
+
+    python scripts/lint_docs.py [--root DIR]
+
+For every page under docs/ (less what mkdocs.yml's exclude_docs leaves out):
+
+- fences: a fenced block holds only include lines (`--8<-- "path"`), and has a title, unless the
+  line just before it is `<!-- literal: reason -->` (a command the reader types, say);
+- includes: each is alone on its line, inside a fence (a whole .md file may stand alone); its
+  file is under out/, excerpts/ or code/, exists and is not empty; a section (`path:name`) has
+  exactly one start and one end marker, in that order, with something between; a line range
+  (`path:3:9`) is refused, since it drifts when the source changes;
+- typed numbers: a number in the prose (outside code spans, includes, placeholders, links and
+  HTML) that has a thousands separator, a decimal point or an exponent, or is 10 or more, is
+  taken for a measured figure typed by hand, unless it is a step, chapter, exercise or part
+  number, a power of two or one off it, a power written 2^31, one of the constants of ALLOWED
+  below, or allowed on its page by `<!-- typed-number TOKEN: reason -->`;
+- usage: every excerpt and every file under out/ is included or shown by some page, read by
+  scripts/make_numbers.py, or listed in scripts/unused_outputs.txt with a reason.
+
+Prints `page:line: problem` for each finding and exits 1 when there is any.
+"""
+
+import argparse
+import re
+import sys
+from pathlib import Path
+
+import yaml
+from book_common import (
+    FENCE,
+    INCLUDE,
+    INCLUDE_LINE,
+    ROOT,
+    allowed_unused,
+    read_unused,
+    split_include,
+)
+from make_numbers import INPUTS
+
+INCLUDE_ROOTS = ("out/", "excerpts/", "code/")
+LITERAL = re.compile(r"\s*<!--\s*literal:\s*\S.*-->\s*")
+TYPED_NUMBER = re.compile(r"<!--\s*typed-number\s+(\S+?):\s*(\S.*?)\s*-->")
+SECTION_MARK = re.compile(r"--8<-- \[(start|end):([a-z][-_0-9a-z]*)\]")
+
+# Numbers that may be typed anywhere, each with its reason.
+ALLOWED = {
+    "754": "IEEE 754, the name of the floating-point standard",
+    "0.0": "the float zero, a constant the text is about",
+    "-0.0": "the negative float zero",
+    "1.0": "the float one",
+    "0.5": "one half",
+    "2.0": "the float two",
+    "100": "per cent",
+    "23": "the bits float32 stores of its significand (a field width)",
+    "24": "the bits of float32's significand, the hidden one included (a field width)",
+}
+# Words after which a number names a place in the book, not a figure: "step 12", "chapters
+# 10 and 11", "exercise 4.2", "steps 1-14".
+PLACE = re.compile(
+    r"(?i)\b(?:steps?|chapters?|exercises?|parts?|demos?|weeks?|modules?|sections?|§)\s+"
+    r"\d+(?:\.\d+)?(?:\s*(?:-|–|—|,|and|or|to)\s*\d+(?:\.\d+)?)*"
+)
+POWER = re.compile(r"\b\d+\s*(?:\^|\*\*)\s*\(?[-\d]+\)?")
+NUMBER = re.compile(r"(?<![\w.])(?<!\w-)(\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?)(?![\w])")
+# What is not prose: code spans, placeholders, comments, tags, link targets, attribute lists.
+NOT_PROSE = [
+    re.compile(r"(`+).+?\1"),
+    re.compile(r"\{\{.*?\}\}"),
+    re.compile(r"<!--.*?-->"),
+    re.compile(r"<[^>]+>"),
+    re.compile(r"\]\([^)]*\)"),
+    re.compile(r"^\s*\[[^\]]+\]:\s*\S+.*$"),
+    re.compile(r"\{\s*[#.:][^}]*\}"),
+    re.compile(r"https?://\S+"),
+]
+
+
+def powers_of_two() -> set[str]:
+    """2^k and 2^k - 1 and 2^k + 1 for k up to 64: field widths and the limits they give."""
+    found = set()
+    for k in range(65):
+        for value in (2**k - 1, 2**k, 2**k + 1):
+            found |= {str(value), f"{value:,}", f"-{value}", f"-{value:,}"}
+    return found
+
+
+POWERS = powers_of_two()
+
+
+class Lint:
+    def __init__(self, root: Path):
+        self.root = root
+        self.problems: list[str] = []
+        self.used: set[str] = set()
+
+    def report(self, page: Path, line: int, message: str) -> None:
+        self.problems.append(f"{page.relative_to(self.root)}:{line}: {message}")
+
+    # --- pages --------------------------------------------------------------------------------
+
+    def pages(self) -> list[Path]:
+        docs = self.root / "docs"
+        excluded = excluded_patterns(self.root / "mkdocs.yml")
+        return [
+            page
+            for page in sorted(docs.rglob("*.md"))
+            if not any(pattern.search("/" + str(page.relative_to(docs))) for pattern in excluded)
+        ]
+
+    def page(self, page: Path) -> None:
+        lines = page.read_text(encoding="utf-8").splitlines()
+        allowed = dict(TYPED_NUMBER.findall("\n".join(lines)))
+        fence = None  # (indent, marker, first line) while inside a fenced block
+        for number, line in enumerate(lines, 1):
+            if fence is None:
+                opened = FENCE.fullmatch(line)
+                if opened:
+                    fence = (opened.group(1), opened.group(2), number, opened.group(3), [])
+                    continue
+                self.prose_line(page, number, line, allowed)
+                continue
+            indent, marker, start, info, body = fence
+            closing = FENCE.fullmatch(line)
+            if closing and closing.group(2).startswith(marker) and not closing.group(3).strip():
+                self.fenced(page, lines, start, info, body)
+                fence = None
+            else:
+                body.append((number, line))
+        if fence is not None:
+            self.report(page, fence[2], "a fenced block that is never closed")
+
+    def fenced(self, page: Path, lines: list[str], start: int, info: str, body) -> None:
+        literal = start >= 2 and LITERAL.fullmatch(lines[start - 2])
+        content = [(number, line) for number, line in body if line.strip()]
+        includes = [(n, INCLUDE_LINE.fullmatch(line)) for n, line in content]
+        if literal:
+            return
+        if not content or not all(match for _, match in includes):
+            self.report(
+                page,
+                start,
+                "a fenced block that is not an include: include a generated file, or mark a "
+                "deliberate literal with <!-- literal: reason --> on the line before",
+            )
+            return
+        if "title=" not in info:
+            self.report(page, start, 'an included listing or output needs title="..."')
+        for number, match in includes:
+            self.include(page, number, match.group(2))
+
+    def prose_line(self, page: Path, number: int, line: str, allowed: dict) -> None:
+        whole = INCLUDE_LINE.fullmatch(line)
+        if whole:
+            if whole.group(2).endswith(".md"):
+                self.include(page, number, whole.group(2))
+            else:
+                self.report(page, number, "an include outside a fenced block (it would be text)")
+            return
+        if INCLUDE.search(line):
+            self.report(page, number, "an include inside a sentence (snippets prints it as is)")
+            return
+        for token in typed_numbers(line):
+            if token not in allowed:
+                self.report(
+                    page,
+                    number,
+                    f"the number {token} is typed: use a {{{{ n.KEY }}}} placeholder, or allow "
+                    f"it with <!-- typed-number {token}: reason -->",
+                )
+
+    # --- includes -----------------------------------------------------------------------------
+
+    def include(self, page: Path, number: int, target: str) -> None:
+        path, section = split_include(target)
+        self.used.add(path)
+        if not path.startswith(INCLUDE_ROOTS) and not path.endswith(".md"):
+            self.report(page, number, f"{path}: include from out/, excerpts/ or code/ only")
+        file = self.root / path
+        if not file.is_file():
+            self.report(page, number, f"{path}: no such file (run ./run_all.sh?)")
+            return
+        text = file.read_text(encoding="utf-8")
+        if not text.strip():
+            self.report(page, number, f"{path}: the included file is empty")
+        if section is None:
+            return
+        if re.fullmatch(r"[\d:,-]+", section):
+            self.report(page, number, f"{target}: a line range drifts; cut by a named region")
+            return
+        self.section(page, number, path, section, text.splitlines())
+
+    def section(self, page: Path, number: int, path: str, name: str, lines: list[str]) -> None:
+        starts = [i for i, line in enumerate(lines) if f"[start:{name}]" in line]
+        ends = [i for i, line in enumerate(lines) if f"[end:{name}]" in line]
+        where = f"{path}:{name}"
+        if len(starts) != 1 or len(ends) != 1:
+            self.report(page, number, f"{where}: {len(starts)} start and {len(ends)} end markers")
+        elif ends[0] < starts[0]:
+            self.report(page, number, f"{where}: the end marker comes before the start")
+        else:
+            inside = [line for line in lines[starts[0] + 1 : ends[0]]]
+            if not any(line.strip() and not SECTION_MARK.search(line) for line in inside):
+                self.report(page, number, f"{where}: the region is empty")
+
+    # --- usage --------------------------------------------------------------------------------
+
+    def figures(self, page: Path) -> None:
+        for name in re.findall(r"figures/([\w.-]+\.svg)", page.read_text(encoding="utf-8")):
+            self.used.add(f"out/figures/{name}")
+
+    def usage(self) -> None:
+        used = self.used | set(INPUTS)
+        allowed = read_unused(self.root / "scripts" / "unused_outputs.txt")
+        candidates = []
+        for folder in ("out", "excerpts"):
+            base = self.root / folder
+            if base.is_dir():
+                candidates += [p for p in sorted(base.rglob("*")) if p.is_file()]
+        for path in candidates:
+            name = str(path.relative_to(self.root))
+            if name in used or allowed_unused(name, allowed):
+                continue
+            whole = str(path.parent.relative_to(self.root)) + ".txt"  # a block's whole output
+            blocks = name.removesuffix(".txt") + "/"  # a whole output's blocks
+            if whole in used or any(other.startswith(blocks) for other in used):
+                continue
+            self.problems.append(
+                f"{name}: no page uses it (include it, or list it in "
+                "scripts/unused_outputs.txt with the reason)"
+            )
+
+
+def excluded_patterns(config: Path) -> list[re.Pattern]:
+    """mkdocs.yml's exclude_docs, as regular expressions over '/path/of/page.md'."""
+
+    class Loader(yaml.SafeLoader):
+        pass
+
+    Loader.add_multi_constructor("!", lambda loader, suffix, node: None)
+    if not config.exists():
+        return []
+    spec = (yaml.load(config.read_text(encoding="utf-8"), Loader) or {}).get("exclude_docs", "")
+    patterns = []
+    for line in spec.splitlines():
+        line = line.strip()
+        if line and not line.startswith("#"):
+            body = re.escape(line.rstrip("/")).replace(r"\*", "[^/]*")
+            patterns.append(re.compile(("^" if line.startswith("/") else "") + body + "(/|$)"))
+    return patterns
+
+
+def typed_numbers(line: str) -> list[str]:
+    """The numbers of a line of prose that look like measured figures."""
+    for pattern in NOT_PROSE:
+        line = pattern.sub(" ", line)
+    line = PLACE.sub(" ", line)
+    line = POWER.sub(" ", line)
+    found = []
+    for match in NUMBER.finditer(line):
+        token = match.group(1).rstrip(",")
+        start = match.start(1)
+        signed = "-" + token if start and line[start - 1] == "-" else token
+        if token in ALLOWED or signed in ALLOWED or token in POWERS:
+            continue
+        plain = token.replace(",", "")
+        if "," in token or "." in token or "e" in plain.lower() or int(plain) >= 10:
+            found.append(token)
+    return found
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--root", type=Path, default=ROOT, help="the repository")
+    args = parser.parse_args(argv)
+    lint = Lint(args.root.resolve())
+    pages = lint.pages()
+    for page in pages:
+        lint.page(page)
+        lint.figures(page)
+    lint.usage()
+    for problem in lint.problems:
+        print(f"lint_docs: {problem}")
+    if lint.problems:
+        print(f"lint_docs: FAILED: {len(lint.problems)} problems in {len(pages)} pages")
+        return 1
+    print(f"lint_docs: {len(pages)} pages clean")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,155 @@
+"""Cut every named region of the sources into excerpts/, the listings the pages include.
+
+    python scripts/make_excerpts.py [--check] [--root DIR] [--out DIR]
+
+A region is the lines between `# --8<-- [start:NAME]` and `# --8<-- [end:NAME]` (`//` in C), in
+a file under uopc/, tests/, demos/, code/ or scripts/. Region NAME of uopc/uop.py becomes
+excerpts/uopc/uop/NAME.py: the marker lines of this and of any nested region are dropped, and
+the common indentation is removed (a method reads as written at the left margin).
+
+Errors (both modes): a start without its end or an end without its start, a name started twice
+in one file, an empty region, a marker comment that does not parse.
+Without --check, excerpts/ is made to match the regions exactly (files of regions that no longer
+exist are removed). With --check nothing is written, and it also fails when an excerpt on disk
+differs from its region (stale), is missing or has no region, or when no page under docs/
+includes it and scripts/unused_outputs.txt does not list it with a reason.
+"""
+
+import argparse
+import re
+import sys
+import textwrap
+from pathlib import Path
+
+from book_common import REGION_DIRS, ROOT, allowed_unused, page_includes, read_unused
+
+MARKER = re.compile(r"\s*(?:#|//)\s*--8<-- \[(start|end):([a-z][-_0-9a-z]*)\]\s*")
+MARKER_LIKE = re.compile(r"\s*(?:#|//)\s*-+8<-+")  # a comment that means to be a marker
+SUFFIXES = (".py", ".c", ".h", ".sh")
+LONG_REGION = 60  # lines; style.md: a listing fits on one screen
+
+
+def source_files(root: Path) -> list[Path]:
+    files = []
+    for folder in REGION_DIRS:
+        for path in sorted((root / folder).rglob("*")):
+            if path.suffix in SUFFIXES and path.is_file() and "__pycache__" not in path.parts:
+                files.append(path)
+    return files
+
+
+def regions(path: Path, problems: list[str]) -> dict[str, str]:
+    """{name: excerpt text} of one file; every problem found is appended to problems."""
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    open_at: dict[str, int] = {}
+    done: dict[str, tuple[int, int]] = {}
+    markers = set()
+    for number, line in enumerate(lines):
+        match = MARKER.fullmatch(line.rstrip("\n"))
+        if not match:
+            if MARKER_LIKE.match(line):
+                problems.append(f"{path}:{number + 1}: malformed marker: {line.strip()}")
+            continue
+        markers.add(number)
+        kind, name = match.groups()
+        where = f"{path}:{number + 1}"
+        if kind == "start":
+            if name in open_at or name in done:
+                problems.append(f"{where}: region {name!r} starts a second time")
+            else:
+                open_at[name] = number
+        elif name not in open_at:
+            problems.append(f"{where}: region {name!r} ends without a start")
+        else:
+            done[name] = (open_at.pop(name), number)
+    for name, number in open_at.items():
+        problems.append(f"{path}:{number + 1}: region {name!r} has no end")
+    cut = {}
+    for name, (start, end) in done.items():
+        body = [lines[i] for i in range(start + 1, end) if i not in markers]
+        text = textwrap.dedent("".join(body))
+        if not text.strip():
+            problems.append(f"{path}:{start + 1}: region {name!r} is empty")
+            continue
+        if len(body) > LONG_REGION:
+            print(f"make_excerpts: note: {path}: region {name!r} has {len(body)} lines")
+        cut[name] = text if text.endswith("\n") else text + "\n"
+    return cut
+
+
+def excerpt_path(root: Path, source: Path, name: str) -> Path:
+    """uopc/uop.py, toposort -> uopc/uop/toposort.py (relative to excerpts/)."""
+    relative = source.relative_to(root)
+    return relative.with_suffix("") / f"{name}{source.suffix}"
+
+
+def all_excerpts(root: Path, problems: list[str]) -> dict[Path, str]:
+    excerpts = {}
+    for source in source_files(root):
+        for name, text in regions(source, problems).items():
+            excerpts[excerpt_path(root, source, name)] = text
+    return excerpts
+
+
+def on_disk(out: Path) -> set[Path]:
+    if not out.is_dir():
+        return set()
+    return {path.relative_to(out) for path in out.rglob("*") if path.is_file()}
+
+
+def write(out: Path, excerpts: dict[Path, str]) -> None:
+    for relative in on_disk(out) - set(excerpts):
+        (out / relative).unlink()
+    for relative, text in excerpts.items():
+        target = out / relative
+        if not target.exists() or target.read_text(encoding="utf-8") != text:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, encoding="utf-8")
+    for folder in sorted((p for p in out.rglob("*") if p.is_dir()), reverse=True):
+        if not any(folder.iterdir()):
+            folder.rmdir()
+
+
+def check(root: Path, out: Path, excerpts: dict[Path, str], problems: list[str]) -> None:
+    present = on_disk(out)
+    for relative in sorted(present - set(excerpts)):
+        problems.append(f"excerpts/{relative}: no region makes it (stale: run make_excerpts.py)")
+    for relative, text in sorted(excerpts.items()):
+        target = out / relative
+        if relative not in present:
+            problems.append(f"excerpts/{relative}: missing (run scripts/make_excerpts.py)")
+        elif target.read_text(encoding="utf-8") != text:
+            problems.append(f"excerpts/{relative}: stale, differs from its region")
+    used = {path for _, _, path, _ in page_includes(root / "docs")}
+    allowed = read_unused(root / "scripts" / "unused_outputs.txt")
+    for relative in sorted(excerpts):
+        name = f"excerpts/{relative}"
+        if name not in used and not allowed_unused(name, allowed):
+            problems.append(f"{name}: no page includes it (or list it in unused_outputs.txt)")
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--check", action="store_true", help="write nothing; fail when stale")
+    parser.add_argument("--root", type=Path, default=ROOT, help="the repository")
+    parser.add_argument("--out", type=Path, help="where the excerpts go (default ROOT/excerpts)")
+    args = parser.parse_args(argv)
+    root = args.root.resolve()
+    out = args.out or root / "excerpts"
+    problems: list[str] = []
+    excerpts = all_excerpts(root, problems)
+    if args.check:
+        check(root, out, excerpts, problems)
+    elif not problems:
+        write(out, excerpts)
+    for problem in problems:
+        print(f"make_excerpts: {problem}", file=sys.stderr)
+    if problems:
+        return 1
+    verb = "checked" if args.check else "wrote"
+    print(f"make_excerpts: {verb} {len(excerpts)} excerpts")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

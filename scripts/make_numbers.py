@@ -1,0 +1,427 @@
+"""Every number the prose states, parsed from the saved outputs and the code: out/numbers.json.
+
+    python scripts/make_numbers.py [--out DIR] [--list]
+
+Pages write `{{ n.KEY }}` (or `{{ n.KEY:, }}` with a Python format spec) and the hook
+docs/hooks/numbers.py puts in the value from out/numbers.json; an unknown key fails the build.
+No number is typed here: each one is read from a saved output (out/...) or measured on the code
+(line counts, flags, versions). The keys are listed below, collector by collector; `--list`
+prints them with their values.
+
+A collector whose output file is missing (a program not run yet) adds no keys; the file is
+named under "_missing" in numbers.json, which the hook quotes when a page asks for one of its
+keys. A claim the book relies on that the outputs contradict (a total that is not the sum of
+its rows, a z3 claim not as expected, a planted bug not caught) fails this script (exit 1).
+
+Keys ending in `_about` are strings rounded to two significant digits with thousands
+separators ("3,800"), for sentences that say "about". Where a key is text with a given number
+of digits, the collector's docstring says so; plain counts are integers, and a page adds
+thousands separators with the format spec `:,`.
+"""
+
+import argparse
+import ast
+import json
+import math
+import re
+import sys
+import tomllib
+from pathlib import Path
+
+from book_common import HEADER, ROOT
+
+NUMBERS: dict = {}
+FAILED: list[str] = []
+MISSING: list[str] = []
+# Keys whose value comes from a line marked `(this machine)` in an output that check_stale.py
+# regenerates: they may change between two runs without the book being stale.
+MACHINE_KEYS: set[str] = set()
+# Every output file a collector reads (the docs lint counts them as used).
+INPUTS = [
+    "out/short/s05_sharing.txt",
+    "out/short/s06_simplify.txt",
+    "out/short/s10_buffers.txt",
+    "out/short/s12_test_it.txt",
+    "out/short/s13_prove.txt",
+    "out/tests/counts.txt",
+    "out/tests/pytest.txt",
+    "out/proofs/proofs.txt",
+    "out/tests/mutants.txt",
+    "out/tests/mutant_matrix.txt",
+    "out/exercises/solutions.txt",
+    "out/bench/bench.json",
+    "out/bench/machine_info.txt",
+]
+
+
+class Missing(Exception):
+    pass
+
+
+def put(key: str, value) -> None:
+    if not re.fullmatch(r"[a-z][a-z0-9_]*", key):
+        raise ValueError(f"key {key!r} is not snake_case")
+    if key in NUMBERS and NUMBERS[key] != value:
+        raise ValueError(f"key {key!r} set twice, to {NUMBERS[key]!r} and {value!r}")
+    NUMBERS[key] = value
+
+
+def expect(holds: bool, what: str) -> None:
+    if not holds:
+        FAILED.append(what)
+
+
+def significant(value: float, digits: int) -> str:
+    """value to `digits` significant digits, with thousands separators: 3821.7, 3 -> '3,820'."""
+    if value == 0:
+        return "0"
+    places = digits - 1 - math.floor(math.log10(abs(value)))
+    rounded = round(value, places)
+    places = digits - 1 - math.floor(math.log10(abs(rounded)))  # 9.996 rounds up to 10
+    return f"{rounded:,.0f}" if places <= 0 else f"{rounded:,.{places}f}"
+
+
+def about(value: float) -> str:
+    """Two significant digits, thousands separators: 3821.7 -> '3,800', 0.957 -> '0.96'."""
+    return significant(value, 2)
+
+
+def read(out: Path, relative: str) -> str:
+    """The text of out/<relative> without its sources line; Missing when absent."""
+    path = out / relative
+    if not path.exists():
+        raise Missing(f"out/{relative}")
+    text = path.read_text(encoding="utf-8")
+    match = HEADER.match(text)
+    return text[match.end() :] if match else text
+
+
+def search(pattern: str, text: str, where: str) -> re.Match:
+    match = re.search(pattern, text, re.MULTILINE)
+    if not match:
+        raise ValueError(f"{where}: no line matches {pattern!r}")
+    return match
+
+
+def integer(text: str) -> int:
+    return int(text.replace(",", ""))
+
+
+# ---------------------------------------------------------------------------------------------
+# From the code
+# ---------------------------------------------------------------------------------------------
+
+
+def collect_code(out: Path) -> None:
+    """uopc_lines, uopc_files: the compiler proper (uopc/ less the command line __main__.py);
+    uopc_lines_about; lines_<module> for each module (lines_main for __main__.py) and
+    textfmt_lines; ops_total (members of Ops) and alu_ops (length of ALU), from uopc/ops.py;
+    runtime_cflags: the runtime's CFLAGS joined by spaces; short_programs: the step programs in
+    code/short/; python_min: the Python version pyproject.toml requires; pin_<name>: each
+    pinned requirement's version."""
+    modules = sorted((ROOT / "uopc").glob("*.py"))
+    counts = {path.stem: len(path.read_text(encoding="utf-8").splitlines()) for path in modules}
+    for stem, lines in counts.items():
+        put("lines_main" if stem == "__main__" else f"lines_{stem.strip('_')}", lines)
+    put("textfmt_lines", counts["textfmt"])
+    compiler = {stem: n for stem, n in counts.items() if stem != "__main__"}
+    put("uopc_lines", sum(compiler.values()))
+    put("uopc_lines_about", about(sum(compiler.values())))
+    put("uopc_files", len(compiler))
+    ops = module_tree("ops.py")
+    (members,) = (n for n in ops.body if isinstance(n, ast.ClassDef) and n.name == "Ops")
+    put("ops_total", sum("enum.auto()" in ast.unparse(node) for node in members.body))
+    put("alu_ops", len(assigned(ops, "ALU").elts))
+    put("runtime_cflags", " ".join(ast.literal_eval(assigned(module_tree("runtime.py"), "CFLAGS"))))
+    put("short_programs", len(list((ROOT / "code" / "short").glob("s[0-9][0-9]_*.py"))))
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    put("python_min", search(r"([\d.]+)", project["project"]["requires-python"], "pyproject")[1])
+    for line in (ROOT / "requirements.txt").read_text(encoding="utf-8").splitlines():
+        match = re.match(r"([A-Za-z0-9_.\-]+)==([\w.]+)", line)
+        if match:
+            put("pin_" + re.sub(r"[^a-z0-9]+", "_", match[1].lower()), match[2])
+
+
+def module_tree(name: str) -> ast.Module:
+    """The syntax tree of a module of uopc: read, never imported (no path set-up, no side
+    effects, and the numbers describe the file as it is)."""
+    return ast.parse((ROOT / "uopc" / name).read_text(encoding="utf-8"))
+
+
+def assigned(tree: ast.Module, name: str) -> ast.expr:
+    """The value of the module-level assignment `name = ...`."""
+    (value,) = (
+        node.value
+        for node in tree.body
+        if isinstance(node, ast.Assign) and ast.unparse(node.targets[0]) == name
+    )
+    return value
+
+
+# ---------------------------------------------------------------------------------------------
+# From the short path
+# ---------------------------------------------------------------------------------------------
+
+
+def collect_short(out: Path) -> None:
+    """s05_nodes, s05_doublings, s05_tree_nodes; s06_nodes_before, s06_nodes_after;
+    s10_text_lines_shown, s10_text_lines; s12_programs, s12_fast_seed, s12_inputs (text);
+    s13_counterexample (the x z3 found for (x/2)*2 == x)."""
+    text = read(out, "short/s05_sharing.txt")
+    match = search(r"^p = p \+ p, (\d+) times: nodes in the graph (\d+)$", text, "s05")
+    put("s05_doublings", int(match[1]))
+    put("s05_nodes", int(match[2]))
+    put("s05_tree_nodes", int(search(r"^as a tree it would have .* = (\d+)$", text, "s05")[1]))
+
+    text = read(out, "short/s06_simplify.txt")
+    put("s06_nodes_before", int(search(r"^nodes before: *(\d+)$", text, "s06")[1]))
+    put("s06_nodes_after", int(search(r"^nodes after: *(\d+)$", text, "s06")[1]))
+
+    text = read(out, "short/s10_buffers.txt")
+    shown = len(re.findall(r"^%\d+ = ", text, re.MULTILINE)) + 1  # the nodes and the header
+    more = int(search(r"^\.\.\. (\d+) more lines$", text, "s10")[1])
+    put("s10_text_lines_shown", shown)
+    put("s10_text_lines", shown + more)
+
+    text = read(out, "short/s12_test_it.txt")
+    put("s12_programs", int(search(r"^strict: no difference in (\d+) programs$", text, "s12")[1]))
+    match = search(r"^fast math: first difference at seed (\d+), at (.*)$", text, "s12")
+    put("s12_fast_seed", int(match[1]))
+    put("s12_inputs", match[2])
+
+    text = read(out, "short/s13_prove.txt")
+    put("s13_counterexample", int(search(r"^\(x/2\)\*2 == x +false: x = (\d+)$", text, "s13")[1]))
+
+
+# ---------------------------------------------------------------------------------------------
+# From the tests, the proofs and the planted bugs
+# ---------------------------------------------------------------------------------------------
+
+
+def collect_counts(out: Path) -> None:
+    """checks_<group> (semantics_numpy, semantics_c, unit, pipeline, memory), checks_total,
+    checks_total_millions (the total in millions, rounded down to one decimal, for "more than
+    N million"), checks_pipeline_<layer> for each pipeline layer."""
+    text = read(out, "tests/counts.txt")
+    layers: dict[str, dict[str, int]] = {}
+    for group, layer, n in re.findall(r"^COUNT (\S+) (\S+) (\d+)$", text, re.MULTILINE):
+        layers.setdefault(group, {})[layer] = int(n)  # the last line of a layer wins
+    groups = {group: sum(by_layer.values()) for group, by_layer in layers.items()}
+    for group, total in groups.items():
+        put("checks_" + group.replace("-", "_"), total)
+    for layer, n in layers.get("pipeline", {}).items():
+        put("checks_pipeline_" + layer.replace("-", "_"), n)
+    total = sum(groups.values())
+    put("checks_total", total)
+    put("checks_total_millions", math.floor(total / 100_000) / 10)
+    summary = out / "tests" / "summary.txt"
+    if summary.exists():  # the summary's own total must be the sum of the same rows
+        match = search(r"^ *([\d,]+)  total checks$", summary.read_text(encoding="utf-8"), "sum")
+        expect(integer(match[1]) == total, "out/tests/summary.txt: total differs from counts.txt")
+
+
+def collect_pytest(out: Path) -> None:
+    """tests_passed, tests_seconds (the full test run's wall time, as pytest reports it)."""
+    text = read(out, "tests/pytest.txt")
+    match = search(r"^=*\s*(\d+) passed.* in ([\d.]+)s", text, "pytest")
+    put("tests_passed", int(match[1]))
+    put("tests_seconds", float(match[2]))
+    MACHINE_KEYS.add("tests_seconds")
+
+
+def collect_proofs(out: Path) -> None:
+    """Over every claim (the CLAIMS line that scripts/summary.py reads, and the "all claims"
+    line): claims_total, claims_as_expected, claims_proved, claims_refuted, claims_unsettled.
+    Over the book's claims (the "book claims" line): book_claims_total, book_claims_as_expected,
+    book_claims_proved, book_claims_refuted, book_claims_unsettled; among them claims_int and
+    claims_float (by the group headers: a header naming float32 holds float claims) and
+    claims_unbounded (groups posed over mathematical integers: "(integers" in the header).
+    claims_group_<slug>: the claims of each group, the slug made from its header."""
+    text = read(out, "proofs/proofs.txt")
+    pattern = r"^{}: (\d+), as expected (\d+), proved (\d+), refuted (\d+), unsettled (\d+)$"
+    names = ("total", "as_expected", "proved", "refuted", "unsettled")
+    for label, prefix in (("book claims", "book_claims"), ("all claims", "claims")):
+        values = [int(x) for x in search(pattern.format(label), text, "proofs").groups()]
+        for name, value in zip(names, values, strict=True):
+            put(f"{prefix}_{name}", value)
+        expect(values[1] == values[0], f"proofs: {label}: {values[0] - values[1]} not as expected")
+    last = re.findall(r"^CLAIMS (\d+) (\d+) (\d+)$", text, re.MULTILINE)
+    expect(bool(last), "proofs: no CLAIMS line")
+    if last:
+        total, as_expected, refuted = (int(x) for x in last[-1])
+        expect(
+            (total, as_expected, refuted)
+            == (NUMBERS["claims_total"], NUMBERS["claims_as_expected"], NUMBERS["claims_refuted"]),
+            "proofs: the CLAIMS line and the 'all claims' line differ",
+        )
+    groups: dict[str, list] = {}
+    current = None
+    for line in text.splitlines():
+        header = re.fullmatch(r"--- (.*) ---", line)
+        if header:
+            current = header[1]
+            groups[current] = []
+        elif current and re.search(r"\bexpected (proved|refuted)\b", line):
+            groups[current].append(line)
+    counted, book = 0, []
+    for title, lines in groups.items():
+        put("claims_group_" + re.sub(r"[^a-z0-9]+", "_", title.lower()).strip("_"), len(lines))
+        if counted < NUMBERS["book_claims_total"]:  # the book's groups come first
+            book.append(title)
+            counted += len(lines)
+    expect(counted == NUMBERS["book_claims_total"], "proofs: the book's groups do not add up")
+    floats = [title for title in book if "float" in title]
+    put("claims_float", sum(len(groups[title]) for title in floats))
+    put("claims_int", sum(len(groups[title]) for title in book if title not in floats))
+    put("claims_unbounded", sum(len(groups[t]) for t in book if "(integers" in t))
+
+
+def collect_mutants(out: Path) -> None:
+    """mutants_total, mutants_caught (the MUTANTS line of tests/mutants.py)."""
+    text = read(out, "tests/mutants.txt")
+    matches = re.findall(r"^MUTANTS (\d+) (\d+)$", text, re.MULTILINE)
+    if not matches:
+        raise ValueError("out/tests/mutants.txt: no MUTANTS line")
+    total, caught = (int(x) for x in matches[-1])
+    put("mutants_total", total)
+    put("mutants_caught", caught)
+    expect(caught == total, f"mutants: {total - caught} of {total} planted bugs not caught")
+
+
+def collect_matrix(out: Path) -> None:
+    """mutants_single_layer (planted bugs caught by exactly one layer, any column),
+    mutants_single_book_layer (by exactly one of the book's layers A to L), mutants_matrix_rows
+    (the planted bugs in the matrix), mutants_missed (caught by no layer: 0 in a good run)."""
+    text = read(out, "tests/mutant_matrix.txt")
+    after = text.split("\ncaught by exactly one layer:\n", 1)
+    if len(after) != 2:
+        raise ValueError("out/tests/mutant_matrix.txt: no 'caught by exactly one layer:' list")
+    put("mutants_single_layer", len(re.findall(r"^  \S.* \(by \w+\)$", after[1], re.MULTILINE)))
+    match = search(r"^caught by exactly one of the layers A to L: (\d+) of (\d+)$", text, "matrix")
+    put("mutants_single_book_layer", int(match[1]))
+    put("mutants_matrix_rows", int(match[2]))
+    missed = search(r"^caught by no layer: (.*)$", text, "matrix")[1]
+    put("mutants_missed", 0 if missed == "none" else len(missed.split(", ")))
+    expect(missed == "none", f"mutant matrix: caught by no layer: {missed}")
+
+
+def collect_exercises(out: Path) -> None:
+    """exercises_total, exercise_checks (the last line of code/exercises/solutions.py)."""
+    text = read(out, "exercises/solutions.txt")
+    match = search(r"^(\d+) exercises; (\d+) checks passed$", text, "solutions")
+    put("exercises_total", int(match[1]))
+    put("exercise_checks", int(match[2]))
+
+
+# ---------------------------------------------------------------------------------------------
+# From the benchmark and the machine
+# ---------------------------------------------------------------------------------------------
+
+
+def collect_bench(out: Path) -> None:
+    """From out/bench/bench.json. relu(x*y+1) three ways: bench_interp_ns_per_element and
+    bench_ctypes_ns_per_call (text, 3 significant digits: "3,820", "584"),
+    bench_loop_ns_per_element (text, 2 significant digits: "0.96"), bench_ratio_interp_loop and
+    bench_ratio_ctypes_loop (text, whole numbers: "3,966"). Compile times:
+    bench_compile_largest_statements, bench_compile_largest_o0_s and _o2_s (text, 3 decimals).
+    Graphs: bench_expressions, bench_graph_nodes_total, bench_graph_nodes_distinct,
+    bench_graph_kib, bench_bytes_per_node, bench_simplify_ms, bench_simplify_nodes_per_s,
+    bench_graph_nodes_after (whole numbers), bench_doublings, bench_doubling_nodes,
+    bench_doubling_tree. bench_quick is true when the data come from a quick run (never
+    committed: that fails here)."""
+    data = json.loads(read(out, "bench/bench.json"))
+    put("bench_quick", bool(data.get("quick")))
+    expect(not data.get("quick"), "out/bench/bench.json comes from a quick run")
+    relu = data["relu_ns"]
+    interp, ctypes_call, loop = relu["interpreter"], relu["ctypes_per_element"], relu["c_loop"]
+    put("bench_interp_ns_per_element", significant(interp, 3))
+    put("bench_ctypes_ns_per_call", significant(ctypes_call, 3))
+    put("bench_loop_ns_per_element", significant(loop, 2))
+    put("bench_ratio_interp_loop", f"{interp / loop:,.0f}")
+    put("bench_ratio_ctypes_loop", f"{ctypes_call / loop:,.0f}")
+    times = data["compile_times"]
+    largest = max(range(len(times["statements"])), key=lambda i: times["statements"][i])
+    put("bench_compile_largest_statements", times["statements"][largest])
+    put("bench_compile_largest_o0_s", f"{times['O0'][largest]:.3f}")
+    put("bench_compile_largest_o2_s", f"{times['O2'][largest]:.3f}")
+    graphs = data["graphs"]
+    put("bench_expressions", graphs["expressions"])
+    put("bench_graph_nodes_total", graphs["nodes"])
+    put("bench_graph_nodes_distinct", graphs["distinct"])
+    put("bench_graph_kib", round(graphs["traced_bytes"] / 1024))
+    put("bench_bytes_per_node", round(graphs["bytes_per_distinct_node"]))
+    put("bench_simplify_ms", round(graphs["simplify_seconds"] * 1000))
+    put("bench_simplify_nodes_per_s", round(graphs["nodes_per_second"]))
+    put("bench_graph_nodes_after", graphs["nodes_after"])
+    doubling = graphs["doubling"]
+    put("bench_doublings", doubling["count"])
+    put("bench_doubling_nodes", doubling["nodes"])
+    put("bench_doubling_tree", doubling["tree"])
+
+
+def collect_machine(out: Path) -> None:
+    """From out/bench/machine_info.txt: machine_<label> for each labelled line, as text
+    (machine_cpu, machine_cores, machine_memory_mib, machine_system, machine_python, ...);
+    machine_cores also as a number; python_version, numpy_version, z3_version, tinygrad_version
+    and clang_version (the version number alone, "14.0.6")."""
+    text = read(out, "bench/machine_info.txt")
+    labels = dict(re.findall(r"^ +([^:]+): +(.*)$", text, re.MULTILINE))
+    for label, value in labels.items():
+        key = "machine_" + re.sub(r"[^a-z0-9]+", "_", label.lower()).strip("_")
+        put(key, int(value) if key == "machine_cores" else value.strip())
+    put("python_version", search(r"^([\d.]+)", labels["Python"], "machine_info Python")[1])
+    put("numpy_version", labels["NumPy"].strip())
+    put("z3_version", labels["z3"].strip())
+    put("tinygrad_version", labels["tinygrad"].strip())
+    put("clang_version", search(r"clang version ([\d.]+)", labels["clang"], "machine_info")[1])
+
+
+COLLECTORS = [
+    collect_code,
+    collect_short,
+    collect_counts,
+    collect_pytest,
+    collect_proofs,
+    collect_mutants,
+    collect_matrix,
+    collect_exercises,
+    collect_bench,
+    collect_machine,
+]
+
+
+def collect(out: Path) -> dict:
+    NUMBERS.clear()
+    FAILED.clear()
+    MISSING.clear()
+    for collector in COLLECTORS:
+        try:
+            collector(out)
+        except Missing as missing:
+            MISSING.append(str(missing))
+        except (ValueError, KeyError, TypeError) as error:
+            FAILED.append(f"{collector.__name__}: an output is not in the expected form: {error!r}")
+    return {"_missing": MISSING[:], **dict(sorted(NUMBERS.items()))}
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--out", type=Path, default=ROOT / "out", help="the saved outputs")
+    parser.add_argument("--list", action="store_true", help="print every key and its value")
+    args = parser.parse_args(argv)
+    numbers = collect(args.out)
+    target = args.out / "numbers.json"
+    target.write_text(json.dumps(numbers, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    if args.list:
+        for key, value in numbers.items():
+            print(f"{key} = {value!r}")
+    for name in MISSING:
+        print(f"make_numbers: warning: {name} is missing: its numbers are left out")
+    for failure in FAILED:
+        print(f"make_numbers: FAILED: {failure}", file=sys.stderr)
+    print(f"make_numbers: wrote {len(numbers) - 1} numbers to {target}")
+    return 1 if FAILED else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

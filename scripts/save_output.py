@@ -1,0 +1,160 @@
+"""Run one program with a fixed environment and save what it prints under out/.
+
+    python scripts/save_output.py [--root DIR] [--cwd DIR] [--echo] KIND STEM -- COMMAND...
+
+The command runs with PYTHONHASHSEED=0, LC_ALL=C.UTF-8, TZ=UTC, COLUMNS=100 and a compiled-
+library cache under a temporary folder (UOPC_CACHE, unless the caller set one), so that two runs
+print the same bytes. Its standard output is saved; its standard error passes through.
+
+- A command that exits non-zero fails this script with the same status, and nothing is written
+  (the output it printed is shown, the last lines of it).
+- Marker lines `@@ block NAME` are stripped. The whole output goes to ROOT/KIND/STEM.txt and
+  each block (from its marker to the next one or the end) to ROOT/KIND/STEM/NAME.txt. Block
+  files of an earlier run that the program no longer prints are removed.
+- An output listed in book_common.SOURCES (the slow and the machine-dependent ones) starts with
+  `# sources: <hash>` of the files it came from; only the whole file carries it.
+- An empty output, an empty block, a repeated block name or a malformed marker is an error:
+  each would silently show an empty or wrong block on a page.
+
+ROOT defaults to out/ in the repository; --cwd defaults to the repository root.
+"""
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from book_common import BLOCK_LINE, ROOT, SOURCES, header
+
+FIXED_ENVIRONMENT = {
+    "PYTHONHASHSEED": "0",
+    "LC_ALL": "C.UTF-8",
+    "TZ": "UTC",
+    "COLUMNS": "100",
+}
+SHOWN_ON_FAILURE = 40  # lines of output shown when the command fails
+
+
+class OutputError(Exception):
+    pass
+
+
+def split_blocks(text: str) -> tuple[str, dict[str, str]]:
+    """(the text without marker lines, {block name: block text}) of a program's output."""
+    whole, blocks, current = [], {}, None
+    for line in text.splitlines(keepends=True):
+        stripped = line.rstrip("\n")
+        if stripped.startswith("@@ block"):
+            match = BLOCK_LINE.fullmatch(stripped)
+            if not match:
+                raise OutputError(f"malformed marker line {stripped!r} (NAME: [a-z][-_0-9a-z]*)")
+            current = match.group(1)
+            if current in blocks:
+                raise OutputError(f"block {current!r} is printed twice")
+            blocks[current] = ""
+            continue
+        whole.append(line)
+        if current is not None:
+            blocks[current] += line
+    for name, block in blocks.items():
+        if not block.strip():
+            raise OutputError(f"block {name!r} is empty")
+    return "".join(whole), blocks
+
+
+def write_text(path: Path, text: str) -> None:
+    """Write through a temporary file, so an interrupted run never leaves half a file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(path.name + ".part")
+    temporary.write_text(text, encoding="utf-8")
+    temporary.replace(path)
+
+
+def save(root: Path, kind: str, stem: str, output: str) -> list[Path]:
+    """Write the whole output and its blocks; return the paths written."""
+    whole, blocks = split_blocks(output)
+    if not whole.strip():
+        raise OutputError("the program printed nothing")
+    key = f"{kind}/{stem}"
+    if key in SOURCES:
+        whole = header(key) + whole
+    elif kind == "bench":
+        raise OutputError(f"{key}: an output in out/bench/ needs its sources in book_common")
+    written = [root / kind / f"{stem}.txt"]
+    write_text(written[0], whole)
+    folder = root / kind / stem
+    if folder.is_dir():
+        for old in folder.glob("*.txt"):
+            if old.stem not in blocks:
+                old.unlink()
+        if not any(folder.iterdir()):
+            folder.rmdir()
+    for name, block in blocks.items():
+        written.append(folder / f"{name}.txt")
+        write_text(written[-1], block)
+    return written
+
+
+def environment() -> dict:
+    env = dict(os.environ, **FIXED_ENVIRONMENT)
+    if not env.get("UOPC_CACHE"):
+        env["UOPC_CACHE"] = tempfile.mkdtemp(prefix="uopc-cache-")
+    return env
+
+
+def run(command: list[str], cwd: Path, echo: bool) -> tuple[int, str]:
+    """(exit status, standard output) of the command; with echo, the output is also shown."""
+    if not echo:
+        done = subprocess.run(command, cwd=cwd, env=environment(), stdout=subprocess.PIPE)
+        return done.returncode, done.stdout.decode("utf-8")
+    lines = []
+    with subprocess.Popen(command, cwd=cwd, env=environment(), stdout=subprocess.PIPE) as child:
+        for raw in child.stdout:
+            line = raw.decode("utf-8")
+            lines.append(line)
+            sys.stderr.write(line)
+            sys.stderr.flush()
+    return child.returncode, "".join(lines)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--root", type=Path, default=ROOT / "out", help="the out/ folder")
+    parser.add_argument("--cwd", type=Path, default=ROOT, help="where the command runs")
+    parser.add_argument("--echo", action="store_true", help="show the output while it runs")
+    parser.add_argument("kind")
+    parser.add_argument("stem")
+    argv = sys.argv[1:] if argv is None else argv
+    if "--" not in argv:
+        parser.error("no command given (put it after --)")
+    split = argv.index("--")
+    args, command = parser.parse_args(argv[:split]), argv[split + 1 :]
+    if not command:
+        parser.error("no command given (put it after --)")
+    name = f"{args.kind}/{args.stem}"
+    started = time.monotonic()
+    status, output = run(command, args.cwd, args.echo)
+    seconds = time.monotonic() - started
+    if status != 0:
+        if not args.echo:
+            shown = output.splitlines()[-SHOWN_ON_FAILURE:]
+            sys.stderr.write("".join(line + "\n" for line in shown))
+        print(f"save_output: {name}: FAILED ({' '.join(command)} exited {status})", file=sys.stderr)
+        return status
+    try:
+        written = save(args.root, args.kind, args.stem, output)
+    except OutputError as error:
+        print(f"save_output: {name}: {error}", file=sys.stderr)
+        return 1
+    blocks = f", {len(written) - 1} blocks" if len(written) > 1 else ""
+    shown = written[0].resolve()
+    shown = shown.relative_to(ROOT) if shown.is_relative_to(ROOT) else shown
+    print(f"saved {shown} ({output.count(chr(10))} lines{blocks}, {seconds:.1f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

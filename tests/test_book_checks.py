@@ -1,0 +1,418 @@
+"""The book checks catch what they are for: each one passes on a small clean tree, then fails
+on one planted fault. Everything happens in temporary folders, never in the real tree.
+
+The checks are the scripts of scripts/ (save_output, make_excerpts --check, lint_docs,
+check_stale's comparisons, the mkdocs hook under `mkdocs build --strict`, check_html and
+check_browser); they run here as the book build runs them, in a child process.
+"""
+
+import json
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SCRIPTS = REPO / "scripts"
+if str(SCRIPTS) not in sys.path:
+    sys.path.append(str(SCRIPTS))  # appended: nothing here may shadow a mutated uopc
+
+import book_common  # noqa: E402
+import check_stale  # noqa: E402
+
+
+def run(*args, cwd=REPO) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, *map(str, args)], cwd=cwd, capture_output=True, text=True, timeout=600
+    )
+
+
+def write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(textwrap.dedent(text), encoding="utf-8")
+    return path
+
+
+# ---------------------------------------------------------------------------------------------
+# A small book: one source with a region, one saved output, one page using both
+# ---------------------------------------------------------------------------------------------
+
+PAGE = """\
+    # Step 1 · A small page
+
+    The program prints {{ n.lines }} lines; see [the output](#the-output).
+
+    ```python title="uopc/mod.py: double"
+    --8<-- "excerpts/uopc/mod/double.py"
+    ```
+
+    ## The output
+
+    ```text title="python demo.py"
+    --8<-- "out/short/demo.txt"
+    ```
+
+    <!-- literal: a command the reader types -->
+    ```bash
+    python demo.py
+    ```
+
+    ![a figure](../figures/graph.svg)
+    """
+
+
+SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><rect width="9"/></svg>\n'
+
+
+@pytest.fixture
+def book(tmp_path) -> Path:
+    """A tree laid out like the repository, small enough to build in a second."""
+    write(
+        tmp_path / "uopc" / "mod.py",
+        """\
+        # --8<-- [start:double]
+        def double(x):
+            return 2 * x
+        # --8<-- [end:double]
+        """,
+    )
+    write(tmp_path / "out" / "short" / "demo.txt", "6\n")
+    write(tmp_path / "out" / "figures" / "graph.svg", SVG)
+    (tmp_path / "out" / "numbers.json").write_text(json.dumps({"_missing": [], "lines": 1}))
+    write(tmp_path / "docs" / "index.md", "# A small book\n\nStart with [step 1](short/one.md).\n")
+    write(tmp_path / "docs" / "short" / "one.md", PAGE)
+    write(
+        tmp_path / "scripts" / "unused_outputs.txt",
+        "out/numbers.json  read by the hook\nout/figures/unused.svg  kept for a later page\n",
+    )
+    assert run(SCRIPTS / "make_excerpts.py", "--root", tmp_path).returncode == 0
+    return tmp_path
+
+
+def lint(root: Path) -> subprocess.CompletedProcess:
+    return run(SCRIPTS / "lint_docs.py", "--root", root)
+
+
+def plant(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"the fault's anchor {old!r} is not in {path}"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+# ---------------------------------------------------------------------------------------------
+# The docs lint
+# ---------------------------------------------------------------------------------------------
+
+LINT_FAULTS = [  # (what, text to replace in the page, replacement, expected in the report)
+    ("typed figure", "{{ n.lines }} lines", "3,820 lines", "the number 3,820 is typed"),
+    ("typed decimal", "{{ n.lines }} lines", "0.96 lines", "the number 0.96 is typed"),
+    ("unmarked literal", "<!-- literal: a command the reader types -->\n", "", "not an include"),
+    ("include in a sentence", "The program", 'See --8<-- "out/short/demo.txt". The', "sentence"),
+    ("missing file", "out/short/demo.txt", "out/short/gone.txt", "no such file"),
+    ("line range", "excerpts/uopc/mod/double.py", "uopc/mod.py:1:3", "line range"),
+    ("missing section", "excerpts/uopc/mod/double.py", "uopc/mod.py:triple", "0 start"),
+    ("no title", 'python title="uopc/mod.py: double"', "python", 'needs title="..."'),
+]
+
+
+def test_lint_passes_on_the_clean_book(book):
+    done = lint(book)
+    assert done.returncode == 0, done.stdout
+
+
+@pytest.mark.parametrize("what, old, new, expected", LINT_FAULTS, ids=[f[0] for f in LINT_FAULTS])
+def test_lint_catches(book, what, old, new, expected):
+    plant(book / "docs" / "short" / "one.md", old, new)
+    done = lint(book)
+    assert done.returncode == 1 and expected in done.stdout, done.stdout
+
+
+def test_lint_allows_a_number_its_page_allows(book):
+    plant(book / "docs" / "short" / "one.md", "{{ n.lines }} lines", "1e8 lines")
+    assert lint(book).returncode == 1
+    page = book / "docs" / "short" / "one.md"
+    page.write_text(page.read_text() + "\n<!-- typed-number 1e8: the program's input -->\n")
+    assert lint(book).returncode == 0
+
+
+def test_lint_catches_an_empty_include_and_an_unused_output(book):
+    (book / "out" / "short" / "demo.txt").write_text("")
+    write(book / "out" / "short" / "other.txt", "nobody shows this\n")
+    done = lint(book)
+    assert "the included file is empty" in done.stdout, done.stdout
+    assert "out/short/other.txt: no page uses it" in done.stdout, done.stdout
+
+
+def test_lint_catches_an_unbalanced_section(book):
+    write(book / "code" / "prog.py", "# --8<-- [start:part]\nx = 1\n")
+    plant(book / "docs" / "short" / "one.md", "excerpts/uopc/mod/double.py", "code/prog.py:part")
+    done = lint(book)
+    assert "1 start and 0 end markers" in done.stdout, done.stdout
+
+
+# ---------------------------------------------------------------------------------------------
+# Excerpts
+# ---------------------------------------------------------------------------------------------
+
+
+def excerpts_check(root: Path) -> subprocess.CompletedProcess:
+    return run(SCRIPTS / "make_excerpts.py", "--check", "--root", root)
+
+
+def test_excerpts_check_passes_then_catches_a_stale_excerpt(book):
+    assert excerpts_check(book).returncode == 0
+    plant(book / "uopc" / "mod.py", "2 * x", "x + x")
+    done = excerpts_check(book)
+    assert done.returncode == 1 and "stale" in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize(
+    "old, new, expected",
+    [
+        ("# --8<-- [end:double]\n", "", "has no end"),
+        ("def double", "# --8<-- [start:double]\ndef double", "starts a second time"),
+        ("# --8<-- [end:double]", "# --8<-- [end:double]\n# --8<-- [end:half]", "without a start"),
+        ("# --8<-- [end:double]", "# --8<-- [ end:double]", "malformed marker"),
+    ],
+    ids=["unbalanced", "duplicated", "end without start", "malformed"],
+)
+def test_excerpts_check_catches_bad_markers(book, old, new, expected):
+    plant(book / "uopc" / "mod.py", old, new)
+    done = excerpts_check(book)
+    assert done.returncode == 1 and expected in done.stderr, done.stderr
+
+
+def test_excerpts_check_catches_an_excerpt_no_page_uses(book):
+    half = "# --8<-- [start:half]\ndef half(x):\n    return x // 2\n# --8<-- [end:half]"
+    plant(book / "uopc" / "mod.py", "# --8<-- [end:double]", f"# --8<-- [end:double]\n\n{half}")
+    assert run(SCRIPTS / "make_excerpts.py", "--root", book).returncode == 0
+    done = excerpts_check(book)
+    assert done.returncode == 1 and "excerpts/uopc/mod/half.py: no page" in done.stderr
+
+
+# ---------------------------------------------------------------------------------------------
+# Saving outputs
+# ---------------------------------------------------------------------------------------------
+
+PROGRAM = """\
+    print("title")
+    print("@@ block first")
+    print("one")
+    print("@@ block second-part")
+    print("two")
+    """
+
+
+def save(tmp_path, source, kind="demos", stem="prog"):
+    program = write(tmp_path / "prog.py", source)
+    return run(
+        SCRIPTS / "save_output.py", "--root", tmp_path / "out", kind, stem, "--",
+        sys.executable, program,
+    )  # fmt: skip
+
+
+def test_save_output_splits_blocks_and_strips_markers(tmp_path):
+    assert save(tmp_path, PROGRAM).returncode == 0
+    out = tmp_path / "out" / "demos"
+    assert (out / "prog.txt").read_text() == "title\none\ntwo\n"
+    assert (out / "prog" / "first.txt").read_text() == "one\n"
+    assert (out / "prog" / "second-part.txt").read_text() == "two\n"
+    # a block the program no longer prints leaves with the next run
+    assert save(tmp_path, PROGRAM.replace('"@@ block second-part"', '"---"')).returncode == 0
+    assert not (out / "prog" / "second-part.txt").exists()
+
+
+@pytest.mark.parametrize(
+    "source, expected",
+    [
+        ('print("@@ block a")\nprint("x")\nprint("@@ block a")\nprint("y")\n', "printed twice"),
+        ('print("@@ block Bad")\nprint("x")\n', "malformed marker"),
+        ('print("@@ block a")\nprint("@@ block b")\nprint("y")\n', "block 'a' is empty"),
+        ("pass\n", "printed nothing"),
+        ('print("half")\nraise SystemExit(3)\n', "exited 3"),
+    ],
+    ids=["repeated block", "bad name", "empty block", "no output", "failing program"],
+)
+def test_save_output_refuses(tmp_path, source, expected):
+    done = save(tmp_path, source)
+    assert done.returncode != 0 and expected in done.stderr, done.stderr
+    assert not (tmp_path / "out" / "demos" / "prog.txt").exists()
+
+
+def test_save_output_stamps_the_sources_of_a_machine_output(tmp_path):
+    assert save(tmp_path, 'print("3 ns (this machine)")\n', "bench", "machine_info").returncode == 0
+    saved = tmp_path / "out" / "bench" / "machine_info.txt"
+    assert book_common.read_header(saved) == book_common.sources_hash("bench/machine_info")
+    # an output of out/bench/ whose sources nobody declared is refused
+    assert "needs its sources" in save(tmp_path, 'print("1")\n', "bench", "unknown").stderr
+
+
+# ---------------------------------------------------------------------------------------------
+# Staleness: the comparison that tolerates the machine, and the sources hashes
+# ---------------------------------------------------------------------------------------------
+
+
+def saved_output(root: Path, whole: str, blocks: dict[str, str]) -> Path:
+    write(root / "demos" / "prog.txt", whole)
+    for name, text in blocks.items():
+        write(root / "demos" / "prog" / f"{name}.txt", text)
+    return root
+
+
+def test_stale_comparison_ignores_only_what_depends_on_the_machine(tmp_path):
+    def output(root, timing, value):
+        machine = f"timing  (this machine)\n{timing} ns\n"
+        return saved_output(
+            tmp_path / root, f"head\n{machine}value {value}\n", {"t": machine, "v": f"{value}\n"}
+        )
+
+    saved, same, stale = output("a", 3, 7), output("b", 5, 7), output("c", 3, 8)
+    assert check_stale.compare("out", saved, same, set()) == []
+    problems = check_stale.compare("out", saved, stale, set())
+    assert any("demos/prog.txt: stale" in p for p in problems), problems
+    assert any("demos/prog/v.txt: stale" in p for p in problems), problems
+    assert not any("demos/prog/t.txt" in p for p in problems), problems
+
+
+def test_stale_comparison_catches_missing_and_orphan_outputs(tmp_path):
+    saved = saved_output(tmp_path / "a", "x\n", {})
+    made = saved_output(tmp_path / "b", "x\n", {})
+    write(saved / "demos" / "old.txt", "no program makes this\n")
+    write(made / "demos" / "new.txt", "not saved\n")
+    problems = check_stale.compare("out", saved, made, set())
+    assert any("old.txt: no program makes it" in p for p in problems), problems
+    assert any("new.txt: missing" in p for p in problems), problems
+
+
+def test_hash_check_catches_an_output_older_than_its_sources(tmp_path):
+    out = tmp_path / "out"
+    for key in book_common.SOURCES:
+        write(out / f"{key}.txt", book_common.header(key, tmp_path) + "figures\n")
+    sources = json.dumps({"sources_hash": book_common.sources_hash("bench/bench", tmp_path)})
+    write(out / "bench" / "bench.json", sources)
+    assert check_stale.check_hashes(out, tmp_path) == []
+    write(tmp_path / "demos" / "bench.py", "print('a faster benchmark')\n")  # a source changes
+    problems = check_stale.check_hashes(out, tmp_path)
+    assert any(p.startswith("out/bench/bench.txt: made from other sources") for p in problems)
+    assert any(p.startswith("out/bench/bench.json:") for p in problems), problems
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="no git")
+def test_committed_check_catches_uncommitted_outputs(tmp_path):
+    def git(*args):
+        subprocess.run(["git", *args], cwd=tmp_path, check=True, capture_output=True)
+
+    write(tmp_path / "out" / "a.txt", "one\n")
+    write(tmp_path / "excerpts" / "b.py", "x = 1\n")
+    git("init", "-q")
+    git("add", "-A")
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "outputs")
+    assert check_stale.git_problems(tmp_path) == []
+    write(tmp_path / "out" / "a.txt", "two\n")
+    write(tmp_path / "excerpts" / "new.py", "y = 2\n")
+    problems = check_stale.git_problems(tmp_path)
+    assert any("differ from the last commit" in p and "out/a.txt" in p for p in problems)
+    assert "excerpts/new.py: not committed (untracked)" in problems, problems
+
+
+# ---------------------------------------------------------------------------------------------
+# The site: mkdocs --strict with the hook, the HTML check, the browser
+# ---------------------------------------------------------------------------------------------
+
+
+def site_project(book: Path) -> Path:
+    """The book's own mkdocs.yml and hook, with a navigation for the small book."""
+    config = (REPO / "mkdocs.yml").read_text(encoding="utf-8")
+    config = config[: config.index("\nnav:")] + "\nnav:\n  - index.md\n  - short/one.md\n"
+    (book / "mkdocs.yml").write_text(config, encoding="utf-8")
+    shutil.copytree(REPO / "docs" / "hooks", book / "docs" / "hooks")
+    shutil.copytree(REPO / "docs" / "assets", book / "docs" / "assets")
+    (book / "code").mkdir(exist_ok=True)  # mkdocs.yml watches it
+    return book
+
+
+def build(book: Path) -> subprocess.CompletedProcess:
+    return run("-m", "mkdocs", "build", "-f", book / "mkdocs.yml", cwd=book)
+
+
+@pytest.mark.slow
+def test_mkdocs_strict_build_with_the_hook_then_a_broken_anchor(book):
+    site_project(book)
+    done = build(book)
+    assert done.returncode == 0, done.stderr
+    html = (book / "site" / "short" / "one.html").read_text(encoding="utf-8")
+    assert "The program prints 1 lines" in html and "double" in html and "--8&lt;--" not in html
+    assert (book / "site" / "figures" / "graph.svg").exists()  # published by the hook
+    assert run(SCRIPTS / "check_html.py", book / "site").returncode == 0
+    plant(book / "docs" / "short" / "one.md", "(#the-output)", "(#no-such-part)")
+    done = build(book)
+    assert done.returncode != 0 and "no-such-part" in done.stderr, done.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "old, new, expected",
+    [
+        ("{{ n.lines }}", "{{ n.lenes }}", "unknown number"),
+        ("{{ n.lines }}", "{{ n.lines }", "does not parse"),
+        ("{{ n.lines }}", "{{ n.lines:%x }}", "n.lines:%x"),
+    ],
+    ids=["unknown key", "broken placeholder", "bad format"],
+)
+def test_mkdocs_build_fails_on_a_bad_number(book, old, new, expected):
+    site_project(book)
+    plant(book / "docs" / "short" / "one.md", old, new)
+    done = build(book)
+    assert done.returncode != 0 and expected in done.stderr, done.stderr
+
+
+def small_site(tmp_path: Path) -> Path:
+    """A built page and its neighbour, written by hand: what check_html reads."""
+    site = tmp_path / "site"
+    write(site / "index.html", '<a href="two.html#part">two</a><img src="img/a.svg">')
+    write(site / "two.html", '<h2 id="part">Part</h2><a href="#part">here</a>')
+    write(site / "img" / "a.svg", "<svg/>")
+    return site
+
+
+@pytest.mark.parametrize(
+    "fault, expected",
+    [
+        ('<a href="two.html#gone">x</a>', "no anchor #gone"),
+        ('<a href="three.html">x</a>', "no such file"),
+        ('<script src="https://cdn.example.com/x.js"></script>', "loaded from another host"),
+        ('<link rel="stylesheet" href="//fonts.example.com/css">', "loaded from another host"),
+        ('<a href="https://example.com/">x</a>', "not in LINK_HOSTS"),
+        ("<p>{{ n.checks_total }}</p>", "leftover"),
+        ('<code>--8&lt;-- "out/x.txt"</code>', "leftover"),
+        ("<pre>@@ block relu</pre>", "leftover"),
+    ],
+    ids=["anchor", "file", "script", "stylesheet", "link", "number", "include", "marker"],
+)
+def test_html_check_catches(tmp_path, fault, expected):
+    site = small_site(tmp_path)
+    assert run(SCRIPTS / "check_html.py", site).returncode == 0
+    page = site / "two.html"
+    page.write_text(page.read_text() + fault)
+    done = run(SCRIPTS / "check_html.py", site)
+    assert done.returncode == 1 and expected in done.stdout, done.stdout
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("chromium") is None, reason="no chromium (scripts/setup.sh)")
+def test_browser_check_passes_then_counts_an_external_script(book):
+    site_project(book)
+    assert build(book).returncode == 0
+    site = book / "site"
+    done = run(SCRIPTS / "check_browser.py", site, "--shots", book / "shots")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert (book / "shots" / "step-dark.png").exists()
+    plant(site / "short" / "one.html", "</head>", '<script src="https://cdn.example.com/x.js">'
+          "</script></head>")  # fmt: skip
+    done = run(SCRIPTS / "check_browser.py", site, "--shots", book / "shots")
+    assert done.returncode == 1, done.stdout
+    assert "FAIL no request to another host" in done.stdout, done.stdout
+    assert "to 1 URLs https://cdn.example.com/x.js" in done.stdout, done.stdout
