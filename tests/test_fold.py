@@ -6,6 +6,7 @@ import pytest
 
 from uopc import BOOL, F32, I32, INT_MAX, INT_MIN, CallArg, Ops, ParamArg, Ptr, UOp
 from uopc.fold import FOLD, INLINE, SUBST, fold, substitute
+from uopc.interp import evaluate
 from uopc.rewrite import PatternMatcher, graph_rewrite
 from uopc.symbolic import simplify
 
@@ -77,6 +78,22 @@ def test_substitution_is_simultaneous():
     assert substitute(n + m, (m, C(4))) is m + 4
     assert simplify(call(n + m, m, C(4))) is m + 4
     assert simplify(call(n + m * 2, m, n)) is m + n * 2  # a swap neither loops nor doubles
+
+
+def test_inlining_agrees_with_evaluating_the_call():
+    """Second catcher for the planted bug "interp: call body sees the caller's env": the call
+    evaluated as a call, and the call inlined, give one value (the body sees its arguments)."""
+    f_of = call(n + m * 2, m, C(5))  # f(m, 5) over P0 + P1*2 is m + 10
+    env = {0: 100, 1: 7}
+    assert evaluate(f_of, env) == 17 == evaluate(graph_rewrite(f_of, fold), env)
+
+
+def test_folding_and_the_interpreter_round_a_float_input_alike():
+    """Second catcher for the planted bug "interp: float input not rounded to f32": 2**24 + 1
+    is no float32; as a constant argument and as an input it is 2**24, so the sum is 2**24."""
+    folded = simplify(call(x + y, C(16777217.0), C(1.0)))
+    assert folded is C(16777216.0)
+    assert evaluate(x + y, {0: 16777217.0, 1: 1.0}) == folded.arg
 
 
 def test_subst_rule_replaces_scalar_params_only():

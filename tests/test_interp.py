@@ -60,6 +60,10 @@ EVALUATE = [
     (lambda: B.where(I, J), {0: 1, 1: 2, 2: False}, 2),
     (lambda: B * B.ne(True), {2: True}, False),
     (lambda: UOp.const(2.5), {}, 2.5),
+    # Hole found by the planted bug "interp: float input not rounded to f32": `same` compares
+    # float32 bits, so the 0.1 case above passes unrounded too. 2**24 + 1 is no float32: it
+    # enters as 2**24, and 2**24 + 1 rounds back to 2**24 (ties to even), not to 2**24 + 2.
+    (lambda: X + Y, {0: 16777217.0, 1: 1.0}, 16777216.0),
 ]
 
 

@@ -118,6 +118,8 @@ CASES = [
     ("-(x+y)", "-(-x)", KEEP, lambda: -(x + y), SAME),
     ("-(x*3)", "-(x*c)", FIRE, lambda: -(x * 3), lambda: x * -3),
     ("-(f*2.5)", "-(x*c)", FIRE, lambda: -(f * 2.5), lambda: f * -2.5),
+    # second layer for the planted bug "rule -(x*c): float constant wrapped" (only sound saw it)
+    ("-(f*0.0)", "-(x*c)", FIRE, lambda: -(f * ZERO), lambda: f * NEG_ZERO),
     ("-(x*y)", "-(x*c)", KEEP, lambda: -(x * y), SAME),
     ("x+(-x)", "x+(-x) (int)", FIRE, lambda: x + (-x), lambda: C(0)),
     ("f+(-f)", "x+(-x) (int)", KEEP, lambda: f + (-f), SAME),
@@ -127,6 +129,8 @@ CASES = [
     ("max(x,y)", "max(x,x)", KEEP, lambda: x.max(y), SAME),
     ("f<f", "x<x", FIRE, lambda: f.lt(f), lambda: C(False)),
     ("f<g", "x<x", KEEP, lambda: f.lt(g), SAME),
+    # hole found by the planted bug "rule x<x: x!=x also false": nan != nan is True
+    ("f!=f", "x<x", KEEP, lambda: f.ne(f), SAME),
     ("x.cast(I32)", "cast to own dtype", FIRE, lambda: x.cast(I32), lambda: x),
     ("f.cast(F32)", "cast to own dtype", FIRE, lambda: f.cast(F32), lambda: f),
     ("x.cast(F32)", "cast to own dtype", KEEP, lambda: x.cast(F32), SAME),
@@ -137,6 +141,8 @@ CASES = [
     ("where(b,x,y)", "where(const,a,b)", KEEP, lambda: b.where(x, y), SAME),
     ("where(b,f,f)", "where(c,a,a)", FIRE, lambda: b.where(f, f), lambda: f),
     ("where(b,f,g)", "where(c,a,a)", KEEP, lambda: b.where(f, g), SAME),
+    # hole found by the planted bug "rule where(c,a,a): equal constants merged": 0.0 == -0.0
+    ("where(b,0.0,-0.0)", "where(c,a,a)", KEEP, lambda: b.where(ZERO, NEG_ZERO), SAME),
     ("where(b,True,False)", "where(c,True,False)", FIRE, lambda: b.where(True, False), lambda: b),
     ("where(b,True,c)", "where(c,True,False)", KEEP, lambda: b.where(True, c), SAME),
     ("where(b,False,True)", "where(c,False,True)", FIRE, lambda: b.where(False, True),
@@ -269,8 +275,12 @@ POINTS = [
     ("f*0.0", lambda: f * ZERO, envs(1, FLOATS)),
     ("-(-f)", lambda: neg(neg(f)), envs(1, FLOATS)),
     ("-(f*2.5)", lambda: -(f * 2.5), envs(1, FLOATS)),
+    ("-(f*inf)", lambda: -(f * math.inf), envs(1, FLOATS)),  # for "rule -(x*c): ... wrapped"
     ("max(f,f)", lambda: f.max(f), envs(1, FLOATS)),
     ("f<f", lambda: f.lt(f), envs(1, FLOATS)),
+    ("f!=f", lambda: f.ne(f), envs(1, FLOATS)),  # for "rule x<x: x!=x also false"
+    # for "rule where(c,a,a): equal constants merged"
+    ("where(b,0.0,-0.0)", lambda: b.where(ZERO, NEG_ZERO), envs(2, (True, False))),
     ("f.cast(F32)", lambda: f.cast(F32), envs(1, FLOATS)),
     ("f+(-f)", lambda: f + (-f), envs(1, FLOATS)),
     ("where(b,f,f)", lambda: b.where(f, f), with_bool(FLOATS)),

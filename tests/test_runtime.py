@@ -158,6 +158,15 @@ def test_key_covers_compiler_and_version(monkeypatch):
     assert runtime.cache_key(SOURCE, "clang", runtime.CFLAGS) != key
 
 
+def test_key_covers_every_flag(monkeypatch):
+    """Second catcher for the planted bug "runtime: cache key ignores the flags", without
+    compiling: one flag more, or the flags in another order, is another key."""
+    monkeypatch.setattr(runtime, "compiler_version", lambda cc: f"{cc} version 1")
+    key = runtime.cache_key(SOURCE, "clang", runtime.CFLAGS)
+    assert runtime.cache_key(SOURCE, "clang", [*runtime.CFLAGS, "-g"]) != key
+    assert runtime.cache_key(SOURCE, "clang", runtime.CFLAGS[::-1]) != key
+
+
 @needs_clang
 def test_compiler_failure_names_the_source(cache):
     with pytest.raises(RuntimeError) as failure:

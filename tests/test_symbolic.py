@@ -12,7 +12,7 @@ import pytest
 from uopc import BOOL, F32, I32, INT_MAX, INT_MIN, Ops, ParamArg, UOp
 from uopc.fold import fold
 from uopc.rewrite import PatternMatcher, graph_rewrite
-from uopc.symbolic import FAST, SYM, default, fast, simplify
+from uopc.symbolic import FAST, SYM, default, fast, simplify, split
 
 C = UOp.const
 x = UOp(Ops.PARAM, (), ParamArg(0, I32))  # no declared range
@@ -51,6 +51,8 @@ FIRES = [
     ("-(x*c)", lambda: -(x * 3), lambda: x * -3),
     ("-(x*c)", lambda: -(f * 2.5), lambda: f * -2.5),
     ("-(x*c)", lambda: -(x * INT_MIN), lambda: x * INT_MIN),
+    # second catcher for the planted bug "rule -(x*c): float constant wrapped"
+    ("-(x*c)", lambda: -(f * math.inf), lambda: f * -math.inf),
     ("x+(-x) (int)", lambda: x + (-x), lambda: C(0)),
     ("max(x,x)", lambda: f.max(f), lambda: f),
     ("max(x,x)", lambda: x.max(x), lambda: x),
@@ -99,10 +101,13 @@ NOT_FIRES = [
     ("x+(-x) (int)", lambda: x + (-y)),
     ("max(x,x)", lambda: f.max(g)),
     ("x<x", lambda: f.lt(g)),
+    ("x<x", lambda: f.ne(f)),  # second catcher for "rule x<x: x!=x also false": nan != nan
     ("cast to own dtype", lambda: x.cast(F32)),
     ("x*True (bool)", lambda: b * c),
     ("where(const,a,b)", lambda: b.where(f, g)),
     ("where(c,a,a)", lambda: b.where(f, g)),
+    # second catcher for "rule where(c,a,a): equal constants merged": 0.0 == -0.0 in Python
+    ("where(c,a,a)", lambda: b.where(0.0, -0.0)),
     ("where(c,True,False)", lambda: b.where(c, False)),
     ("where(c,False,True)", lambda: b.where(True, c)),
     ("(x+c1)+c2", lambda: (x + y) + 5),
@@ -143,6 +148,18 @@ def test_rule_does_not_fire(name, build):
     result, fired = fired_by(expr, fold.rules + SYM)
     assert fired[name] == 0
     assert result is simplify(expr)
+
+
+def test_split_refuses_a_remainder_that_may_wrap():
+    """Second catcher for the planted bug "split remainder may overflow": a*3 + b + e always
+    fits int32, but its remainder b + e alone may not, so the split must refuse."""
+    a = UOp(Ops.PARAM, (), ParamArg(0, I32, -715827882, -357913941))  # a*3 < -2**30
+    b1, e1 = (UOp(Ops.PARAM, (), ParamArg(slot, I32, 0, 2**30)) for slot in (1, 2))
+    d = a * 3 + b1 + e1
+    assert d.safe and not (b1 + e1).safe
+    assert split(d, 3) is None
+    q, r = split(a * 3 + b1, 3)  # with a remainder that fits, it splits: q is a*1
+    assert simplify(q) is a and r is b1
 
 
 UNCHANGED = [

@@ -1,0 +1,309 @@
+"""Which test layer catches which planted bug (verification.md §9.4): the mutant matrix.
+
+    python tests/mutant_matrix.py [--full] [--book-layers] [--only NAME_OR_NUMBER ...]
+                                  [--workers 2] [--details FILE]
+
+Every mutant of `tests/mutants.py` is applied to a private copy of `uopc` (never the working
+tree), and one fresh Python process per mutant imports the copy (cwd = the temporary directory,
+PYTHONPATH = the copy first) and calls the layer functions one after the other, catching each
+layer's failure: a layer *catches* the mutant when it raises (a failed check or any error,
+a crash or a time-out included). Mutants run two at a time. All runs share one compiled-C
+cache, which is keyed by the C source: only mutants that change the C produce new libraries.
+
+Columns: the book's twelve layers A to L, then three beyond the book: M semantics (the value
+contract against NumPy and against the C reference), S sanitize (the generated C under UBSan
+and ASan) and P other tests (every other test file of the package, by pytest -x on the copy,
+so that the matrix shows which bugs a test outside the layers also catches);
+`--book-layers` prints A to L only. `n` counts the marks of a row, and "caught by exactly one
+layer" counts over the columns printed (a line after it gives the figure for A to L alone).
+
+Decisions where the book is silent: the layers run in-process in the order of the columns
+(the unit layer's module is imported first, since its cases rely on building -0.0 before 0.0);
+failing programs are not shrunk (shrinking only makes a report readable, and a matrix needs
+the verdict alone); a process that dies marks the layer it was running as catching, and the
+remaining layers go on in a new process. Before the mutants, the unmutated copy must pass every
+layer, and a no-op control mutant (an edited comment) must be caught by none.
+
+The exit status is non-zero when the baseline or the control goes wrong, a mutant is an ERROR,
+or a mutant escapes every column (with `--book-layers`, one of our own may: the runtime's
+cache key, say, is none of the layers' business; P catches it).
+"""
+
+import argparse
+import concurrent.futures
+import contextlib
+import importlib
+import io
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+TESTS = Path(__file__).resolve().parent
+
+# letter, name, [(module, function), ...]: a layer fails when one of its functions raises
+BOOK_LAYERS = [
+    ("A", "unit", [("test_rules_unit", "layer_unit")]),
+    ("B", "hash", [("test_pipeline", "layer_hash")]),
+    ("C", "sound", [("test_pipeline", "layer_sound")]),
+    ("D", "special", [("test_pipeline", "layer_special")]),
+    ("E", "exhaust", [("test_pipeline", "layer_exhaustive")]),
+    ("F", "overflow", [("test_pipeline", "layer_overflow")]),
+    ("G", "ranges", [("test_pipeline", "layer_ranges")]),
+    ("H", "fold", [("test_pipeline", "layer_fold")]),
+    ("I", "text", [("test_pipeline", "layer_text")]),
+    ("J", "render", [("test_pipeline", "layer_render")]),
+    ("K", "zerodiv", [("test_pipeline", "layer_zerodiv")]),
+    ("L", "memory", [("test_memory", "layer_memory")]),
+]
+EXTRA_LAYERS = [
+    ("M", "semantics", [("test_semantics", f"semantics_vs_{ref}") for ref in ("numpy", "c")]),
+    ("S", "sanitize", [("test_sanitize", "sanitize")]),
+]
+# P: the package's other tests, every test file but the layers' own (and the book's programs,
+# see mutants.BOOK_FILES), run by pytest -x on the copy: does any test outside the layers fail?
+OTHER = ("P", "other tests")
+LAYER_FILES = (
+    "test_rules_unit.py", "test_pipeline.py", "test_memory.py", "test_semantics.py",
+    "test_sanitize.py",
+)  # fmt: skip
+LAYER_TIMEOUT = 600  # seconds for one layer of one mutant before it counts as failed
+MARK = "@@LAYER"  # the child's result lines start with this
+
+
+# ---------------------------------------------------------------------------------------------
+# The child: one process per mutant, the copy of uopc first on the path
+# ---------------------------------------------------------------------------------------------
+
+
+class LayerTimeout(BaseException):
+    """Raised by the alarm; a BaseException, so that no `except Exception` in a layer eats it."""
+
+
+def _alarm(signum, frame):
+    raise LayerTimeout(f"no verdict after {LAYER_TIMEOUT} s")
+
+
+def child(letters: str) -> int:
+    """Run the layers named by letters, in that order; one result line per layer."""
+    out = sys.stdout
+    layers = {letter: functions for letter, _, functions in BOOK_LAYERS + EXTRA_LAYERS}
+    try:
+        # in this order: the unit cases build -0.0 before anything else builds 0.0
+        for module in ("uopc", "test_rules_unit", "test_pipeline"):
+            importlib.import_module(module)
+        uopc, test_pipeline = sys.modules["uopc"], sys.modules["test_pipeline"]
+        # speed only: a failure is reported without shrinking the program first
+        test_pipeline.shrink = lambda root, *args, **kwargs: root
+        print(f"{MARK} IMPORTED {uopc.__file__}", file=out, flush=True)
+    except BaseException as error:  # a mutant that breaks the import fails every layer
+        for letter in letters:
+            print(f"{MARK} {letter} x 0.0 import failed: {one_line(error)}", file=out, flush=True)
+        return 0
+    signal.signal(signal.SIGALRM, _alarm)
+    for letter in letters:
+        start, problem = time.perf_counter(), None
+        signal.alarm(LAYER_TIMEOUT)
+        try:
+            with contextlib.redirect_stdout(io.StringIO()):
+                for module, function in layers[letter]:
+                    getattr(importlib.import_module(module), function)()
+        except BaseException as error:
+            problem = one_line(error)
+        finally:
+            signal.alarm(0)
+        seconds = time.perf_counter() - start
+        mark = "." if problem is None else "x"
+        print(f"{MARK} {letter} {mark} {seconds:.1f} {problem or ''}", file=out, flush=True)
+    return 0
+
+
+def one_line(error: BaseException) -> str:
+    text = f"{type(error).__name__}: {error}".replace("\n", " | ")
+    return text[:1000]  # the first lines of a long report are enough to tell the cause
+
+
+# ---------------------------------------------------------------------------------------------
+# The parent: one job per mutant, two jobs at a time
+# ---------------------------------------------------------------------------------------------
+
+
+def other_files() -> list[str]:
+    import mutants
+
+    return [f for f in mutants.suite_files() if Path(f).name not in LAYER_FILES]
+
+
+def run_layers(mutant, letters: str, full: bool, others: list[str] | None = None) -> dict:
+    """{"cells": {letter: (caught, seconds, why)}, "error": text or None} for one mutant.
+
+    The letter P runs `others` (by default other_files()) under pytest; every other letter is
+    a layer run in the child."""
+    import mutants
+
+    start = time.perf_counter()
+    root = Path(tempfile.mkdtemp(prefix="uopc-matrix-"))
+    try:
+        try:
+            copy = mutants.make_copy(mutant, root)
+        except ValueError as error:
+            return {"cells": {}, "error": str(error), "seconds": 0.0}
+        cells, imported, todo = {}, [], letters.replace(OTHER[0], "")
+        env = mutants.child_env(root, full)
+        while todo:
+            command = [sys.executable, str(Path(__file__).resolve()), "--child", todo]
+            try:
+                done = subprocess.run(
+                    command,
+                    cwd=root,
+                    env=env,
+                    capture_output=True,
+                    text=True,
+                    timeout=LAYER_TIMEOUT * len(todo) + 120,
+                )
+                stdout, status = done.stdout, done.returncode
+            except subprocess.TimeoutExpired as expired:
+                stdout, status = expired.stdout or "", "a time-out"
+                stdout = stdout.decode() if isinstance(stdout, bytes) else stdout
+            for text in stdout.splitlines():
+                if not text.startswith(MARK + " "):
+                    continue
+                fields = text.split(" ", 4)
+                if fields[1] == "IMPORTED":
+                    imported.append(text.split(" ", 2)[2])
+                else:
+                    why = fields[4] if len(fields) > 4 else ""
+                    cells[fields[1]] = (fields[2] == "x", float(fields[3]), why)
+            todo = "".join(letter for letter in todo if letter not in cells)
+            if todo:  # the process died inside the first layer it did not report
+                cells[todo[0]] = (True, 0.0, f"the process died ({status}) in this layer")
+                todo = todo[1:]
+        error = None
+        wanted = str(copy / "__init__.py")
+        if any(path != wanted for path in imported):
+            error = f"the run imported {sorted(set(imported))}, not {wanted}"
+        if OTHER[0] in letters:
+            files = other_files() if others is None else others
+            other = mutants.run_suite(mutant, files, full, [], stop_first=True)
+            if other["verdict"] == "ERROR":
+                error = error or f"the other tests: {other['detail']}"
+            caught = other["verdict"] == "caught"
+            cells[OTHER[0]] = (caught, other["seconds"], other["detail"] if caught else "")
+        return {"cells": cells, "error": error, "seconds": time.perf_counter() - start}
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def job(args) -> dict:
+    mutant, letters, full, others = args
+    return run_layers(mutant, letters, full, others)
+
+
+def matrix_lines(rows, columns) -> list[str]:
+    """The matrix in the layout of verification.md §9.4 (rows: (name, set of letters))."""
+    letters = [letter for letter, _ in columns]
+    lines = [f"{'planted bug':<43}{' '.join(letters)}  n"]
+    for name, caught in rows:
+        marks = " ".join("x" if letter in caught else "." for letter in letters)
+        lines.append(f"{name:<43}{marks}  {len(caught)}")
+    lines.append("")
+    lines.append("columns: A unit, B hash, C sound, D special, E exhaust, F overflow,")
+    lines.append("         G ranges, H fold, I text, J render, K zerodiv, L memory")
+    extra = [f"{letter} {name}" for letter, name in columns if letter not in "ABCDEFGHIJKL"]
+    if extra:
+        lines.append(f"         {', '.join(extra)} (beyond the book)")
+    totals = ", ".join(f"{letter} {sum(letter in c for _, c in rows)}" for letter in letters)
+    lines.append(f"caught by layer: {totals}")
+    once = [name for name, caught in rows if len(caught) == 1]
+    lines.append(f"caught by exactly one layer: {len(once)} of {len(rows)}")
+    return lines
+
+
+def main(argv=None) -> int:
+    import mutants
+
+    parser = argparse.ArgumentParser(description="run every layer on every planted bug")
+    parser.add_argument("--full", action="store_true", help="the layers at the book's sizes")
+    parser.add_argument("--book-layers", action="store_true", help="columns A to L only")
+    parser.add_argument("--only", nargs="+", default=[], help="mutants by number or name part")
+    parser.add_argument("--workers", type=int, default=2, help="mutants run at once (2)")
+    parser.add_argument("--details", help="write every failing cell's first error line here")
+    parser.add_argument("--child", help=argparse.SUPPRESS)
+    options = parser.parse_args(argv)
+    if options.child:
+        return child(options.child)
+    columns = [(letter, name) for letter, name, _ in BOOK_LAYERS]
+    if not options.book_layers:
+        columns += [(letter, name) for letter, name, _ in EXTRA_LAYERS] + [OTHER]
+    letters = "".join(letter for letter, _ in columns)
+    chosen = mutants.select(options.only)
+    size = "full" if options.full else "quick"
+    start = time.perf_counter()
+
+    others = other_files()  # listed once: a file added during the run cannot count
+    jobs = [(m, letters, options.full, others) for m in (None, mutants.CONTROL)]
+    jobs += [(mutant, letters, options.full, others) for _, mutant in chosen]
+    with concurrent.futures.ProcessPoolExecutor(max_workers=options.workers) as pool:
+        results = list(pool.map(job, jobs))
+    baseline, control, results = results[0], results[1], results[2:]
+
+    problems = []
+    failing = sorted(letter for letter, cell in baseline["cells"].items() if cell[0])
+    if baseline["error"] or failing:
+        why = baseline["error"] or "; ".join(f"{c}: {baseline['cells'][c][2]}" for c in failing)
+        problems.append(f"the unmutated copy fails layers {failing}: {why}")
+    rows, details = [], []
+    for (number, mutant), result in zip(chosen, results, strict=True):
+        if result["error"]:
+            problems.append(f"mutant {number} ({mutant.name}): ERROR: {result['error']}")
+        caught = {letter for letter, cell in result["cells"].items() if cell[0]}
+        rows.append((mutant.name, caught))
+        for letter in letters:
+            cell = result["cells"].get(letter)
+            if cell and cell[0]:
+                details.append(f"{number:>3} {mutant.name} | {letter} | {cell[2]}")
+
+    for text in matrix_lines(rows, columns):
+        print(text)
+    book_once = [n for n, c in rows if len(c & set("ABCDEFGHIJKL")) == 1]
+    if not options.book_layers:
+        print(f"caught by exactly one of the layers A to L: {len(book_once)} of {len(rows)}")
+    print()
+    print("caught by exactly one layer:")
+    for name, caught in rows:
+        if len(caught) == 1:
+            print(f"  {name} (by {next(iter(caught))})")
+    missed = [name for name, caught in rows if not caught]
+    print(f"caught by no column: {', '.join(missed) if missed else 'none'}")
+    book_missed = [name for name, caught in rows if not caught & set("ABCDEFGHIJKL")]
+    print(f"caught by none of A to L: {', '.join(book_missed) if book_missed else 'none'}")
+    for (number, mutant), (_, caught) in zip(chosen, rows, strict=True):
+        # with --book-layers, a bug of our own outside the layers' reach may go unmarked
+        if not caught and (mutant.group != "own" or not options.book_layers):
+            problems.append(f"mutant {number} ({mutant.name}) escapes every column")
+    control_caught = sorted(letter for letter, cell in control["cells"].items() if cell[0])
+    if control["error"] or control_caught:
+        problems.append(f"the control was caught by {control_caught}: {control['error'] or ''}")
+    else:
+        print(f"control ({mutants.CONTROL.name}): caught by no layer, as it must")
+    layer_seconds = {
+        letter: sum(r["cells"].get(letter, (0, 0.0))[1] for r in results) for letter in letters
+    }
+    print(
+        "seconds per layer, summed over the mutants: "
+        + ", ".join(f"{letter} {seconds:.0f}" for letter, seconds in layer_seconds.items())
+    )
+    print(f"sizes: {size}; {len(rows)} mutants, {options.workers} at a time")
+    print(f"total time: {time.perf_counter() - start:.0f} s")
+    if options.details:
+        Path(options.details).write_text("\n".join(details) + "\n", encoding="utf-8")
+    for problem in problems:
+        print(f"PROBLEM: {problem}")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
