@@ -1,0 +1,36 @@
+def _argument(run, slot: int, dtype):
+    """The value of argument `slot`: a constant's value, else the caller's entry for it."""
+    argument = run.call.src[1 + slot]
+    if argument.op is Ops.CONST:
+        return argument.arg
+    if slot >= len(run.buffers):
+        raise ValueError(f"run_call has no entry for argument {slot}")
+    entry = run.buffers[slot]
+    if isinstance(dtype, Ptr) and len(entry) != dtype.size:
+        raise ValueError(
+            f"argument {slot} is a list of {len(entry)}, the buffer holds {dtype.size}"
+        )
+    return entry if isinstance(dtype, Ptr) else NORMALISE[dtype](entry, f"slot {slot}")
+
+
+def _element(index_node, values) -> tuple:
+    """The (list, position) an INDEX names, checked against the pointer's size at the access."""
+    memory, position = values[index_node]
+    size = index_node.dtype.size
+    if not 0 <= position < size:
+        raise RuntimeError(f"index {position} is outside a buffer of {size}")
+    return memory, position
+
+
+def _load(node, values, run):
+    memory, position = _element(node.src[0], values)
+    if memory[position] is None:  # C would read whatever the memory holds
+        raise RuntimeError("read of memory that was never written")
+    return NORMALISE[node.dtype](memory[position], f"element {position}")
+
+
+def _store(node, values, run):
+    memory, position = _element(node.src[0], values)
+    memory[position] = values[node.src[1]]
+
+

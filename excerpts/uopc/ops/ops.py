@@ -1,0 +1,42 @@
+class Ops(enum.Enum):
+    # Members are singletons compared by identity, so the identity hash is right, and it is
+    # computed in C: Enum's own __hash__ is Python code, and every table lookup hashes an op.
+    __hash__ = object.__hash__
+
+    # leaves and calls
+    CONST = enum.auto()
+    PARAM = enum.auto()
+    CALL = enum.auto()
+    # one source
+    CAST = enum.auto()
+    NEG = enum.auto()
+    RECIP = enum.auto()
+    EXP2 = enum.auto()
+    LOG2 = enum.auto()
+    # two sources
+    ADD = enum.auto()
+    MUL = enum.auto()
+    MAX = enum.auto()
+    CMPLT = enum.auto()
+    CMPNE = enum.auto()
+    FLOORDIV = enum.auto()
+    FLOORMOD = enum.auto()
+    # three sources
+    WHERE = enum.auto()
+    # memory
+    BUFFER = enum.auto()
+    ALLOC = enum.auto()
+    INDEX = enum.auto()
+    LOAD = enum.auto()
+    STORE = enum.auto()
+    AFTER = enum.auto()
+    SINK = enum.auto()
+
+
+# The ops that compute a value from values: everything folding and the rules work on.
+# A tuple, so that iterating over it gives the same order in every run.
+ALU = (
+    Ops.CAST, Ops.NEG, Ops.RECIP, Ops.EXP2, Ops.LOG2,
+    Ops.ADD, Ops.MUL, Ops.MAX, Ops.CMPLT, Ops.CMPNE,
+    Ops.FLOORDIV, Ops.FLOORMOD, Ops.WHERE,
+)  # fmt: skip

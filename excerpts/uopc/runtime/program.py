@@ -1,0 +1,30 @@
+class Program:
+    """A CALL rendered, compiled (or found in the cache) and loaded: call it like a function."""
+
+    def __init__(self, call: UOp):
+        _require_call("Program", call)
+        self.call = call
+        self.source = render(call)
+        self.lib = ctypes.CDLL(compile_c(self.source))
+        self.fn = getattr(self.lib, call.arg.name)
+        self.arg_dtypes = [argument.dtype for argument in call.src[1:]]
+        self.fn.argtypes = [ctype_of(dtype) for dtype in self.arg_dtypes]
+        body = call.src[0]
+        self.fn.restype = None if body.dtype is VOID else CTYPE[body.dtype]
+        self.pointers = [i for i, dtype in enumerate(self.arg_dtypes) if isinstance(dtype, Ptr)]
+
+    def __call__(self, *args, allow_alias: bool = False):
+        """Scalars pass through, each Buffer as its array; the result as a Python value or None."""
+        if len(args) != len(self.arg_dtypes):
+            raise TypeError(
+                f"{self.call.arg.name} takes {len(self.arg_dtypes)} arguments, got {len(args)}"
+            )
+        if not self.pointers:
+            return self.fn(*args)  # the common scalar case stays one ctypes call
+        args = list(args)
+        for position in self.pointers:
+            args[position] = self._array(position, args[position])
+        if not allow_alias:
+            _refuse_alias(args, self.pointers)
+        return self.fn(*args)
+

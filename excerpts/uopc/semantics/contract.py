@@ -1,0 +1,28 @@
+# One contract line per op and dtype kind: (op, kind) -> function of the source values.
+INT_RULES = {
+    Ops.ADD: lambda a, b: wrap32(a + b),
+    Ops.MUL: lambda a, b: wrap32(a * b),
+    Ops.MAX: lambda a, b: a if a > b else b,
+    Ops.NEG: lambda a: wrap32(-a),  # -INT_MIN is INT_MIN
+    Ops.FLOORDIV: floordiv,
+    Ops.FLOORMOD: floormod,
+}
+FLOAT_RULES = {
+    Ops.ADD: lambda a, b: f32(a + b),  # computed in double, rounded once
+    Ops.MUL: lambda a, b: f32(a * b),
+    Ops.MAX: _fmax,
+    Ops.NEG: lambda a: -a,  # flips the sign bit, also of zeros and nan
+    Ops.RECIP: _recip,
+    Ops.EXP2: _exp2,
+    Ops.LOG2: _log2,
+}
+BOOL_RULES = {
+    Ops.MUL: lambda a, b: a and b,  # AND
+    Ops.MAX: lambda a, b: a or b,  # OR
+}
+ANY_RULES = {
+    Ops.CMPLT: lambda a, b: a < b,  # false with nan; False < True for bools
+    Ops.CMPNE: lambda a, b: a != b,  # true with nan; XOR for bools
+    Ops.WHERE: lambda c, a, b: a if c else b,
+}
+RULES_BY_KIND = {"int": INT_RULES, "float": FLOAT_RULES, "bool": BOOL_RULES}

@@ -1,0 +1,33 @@
+def loads(text: str):
+    """The node of the last line of `text`, every line built through the normal constructor."""
+    lines = text.split("\n")  # only "\n" ends a line: a name may hold other separators
+    if lines[0] != HEADER and not lines[0].startswith(HEADER + " "):
+        raise ParseError(
+            f"the first line must be '{HEADER}' (a title may follow), got '{lines[0]}'"
+        )
+    records, defined = [], {}
+    for number, line in enumerate(lines[1:], start=2):
+        if line.strip():  # blank lines after the header are ignored
+            records.append(parse_line(number, line, defined))
+    if not records:
+        raise ParseError("no nodes after the header")
+    return build(records)
+
+
+def build(records: list):
+    """Build every record in order; a type error becomes a ParseError naming the line."""
+    nodes = []
+    for number, op, srcs, arg in records:
+        try:
+            nodes.append(UOp(op, [nodes[position] for position in srcs], arg))
+        except UOpError as error:
+            message = f"line {number}: {error}"
+            break
+    else:
+        return nodes[-1]
+    # The traceback of the ParseError keeps this frame, so the partial graph is dropped first
+    # and the error is raised outside the handler (no chained UOpError holding srcs either).
+    nodes.clear()
+    raise ParseError(message)
+
+
