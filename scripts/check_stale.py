@@ -69,7 +69,8 @@ def check_hashes(out: Path, root: Path) -> list[str]:
         path = out / f"{key}.txt"
         if not path.exists() and key in NOT_SAVED_YET:
             print(f"check_stale: WARNING: out/{key}.txt is not saved yet: {NOT_SAVED_YET[key]}")
-        elif not path.exists():
+            continue
+        if not path.exists():
             problems.append(f"out/{key}.txt: missing (made by the full ./run_all.sh)")
             continue
         saved, now = read_header(path), sources_hash(key, root)
