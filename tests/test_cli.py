@@ -369,3 +369,20 @@ def test_a_uop_error_inside_a_command(monkeypatch, capsys):
     assert captured.err == "uopc: UOpError: CONST: 2147483648 does not fit in int32\n"
     with pytest.raises(UOpError):  # the check above really made a UOpError
         broken(None)
+
+
+@pytest.mark.parametrize("where", ["file", "below-a-file"])
+def test_cache_at_a_file(tmp_path, where):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    path = blocker if where == "file" else blocker / "cache"
+    result = uopc(tmp_path, "run", RELU, "1", "2", UOPC_CACHE=str(path))
+    assert_one_error_line(result, f"uopc: cache directory {path}: ")
+
+
+def test_cache_others_can_write(tmp_path):
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o777)
+    result = uopc(tmp_path, "run", RELU, "1", "2", UOPC_CACHE=str(shared))
+    assert_one_error_line(result, "is writable by other users")

@@ -97,7 +97,7 @@ def test_ctype(dtype, ctype):
 
 @pytest.mark.parametrize(
     "environment, expected",
-    [({"UOPC_CACHE": "/some/where"}, "/some/where"), ({}, "uopc-cache")],
+    [({"UOPC_CACHE": "/some/where"}, "/some/where"), ({}, "uopc")],
     ids=["UOPC_CACHE", "default"],
 )
 def test_cache_dir_read_at_import(environment, expected):
@@ -123,7 +123,8 @@ def test_compile_then_hit(cache):
     assert runtime.STATS["compile_seconds"] > 0.0
     name = os.path.basename(first)
     assert len(name) == len("0" * 24 + ".so") and all(ch in "0123456789abcdef" for ch in name[:24])
-    assert sorted(os.listdir(cache)) == sorted([name, name[:24] + ".c"])  # no temporary left
+    # the library, its source and its recorded sha256; no temporary left
+    assert sorted(os.listdir(cache)) == sorted([name, name[:24] + ".c", name + ".sha256"])
 
 
 @needs_clang

@@ -281,6 +281,8 @@ def compiled_run(call: UOp, values: list) -> tuple:
     ]
     try:
         program = runtime.Program(call)
+    except runtime.CacheError as error:  # a cache that cannot be used or trusted
+        raise CliError(str(error)) from None
     except FileNotFoundError as error:  # no compiler: the runtime's message says what to do
         raise CliError(str(error)) from None
     except RuntimeError as error:  # "clang failed:" and the compiler's errors

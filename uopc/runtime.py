@@ -11,6 +11,8 @@ import ctypes
 import functools
 import hashlib
 import os
+import shutil
+import stat
 import subprocess
 import tempfile
 import time
@@ -31,7 +33,20 @@ CFLAGS = [
     "-O2", "-fwrapv", "-ffp-contract=off", "-fno-fast-math", "-std=c11", "-shared", "-fPIC",
     "-ffp-exception-behavior=maytrap",
 ]  # fmt: skip
-CACHE_DIR = os.environ.get("UOPC_CACHE") or os.path.join(tempfile.gettempdir(), "uopc-cache")
+
+
+def default_cache_dir() -> str:
+    """`$UOPC_CACHE`, else `uopc` under the user's own cache folder (`$XDG_CACHE_HOME` or
+    `~/.cache`): never a folder shared by every user, where anyone could plant a library."""
+    if os.environ.get("UOPC_CACHE"):
+        return os.path.abspath(os.environ["UOPC_CACHE"])
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    if not os.path.isabs(base):  # the XDG rule: a relative setting is ignored
+        base = os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "uopc")
+
+
+CACHE_DIR = default_cache_dir()
 STATS = {"compiles": 0, "hits": 0, "compile_seconds": 0.0}
 CTYPE = {BOOL: ctypes.c_bool, I32: ctypes.c_int32, F32: ctypes.c_float}
 
@@ -61,11 +76,80 @@ def cache_key(src: str, cc: str, flags: list[str]) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:24]
 
 
-def _write_atomically(path: str, data: str) -> None:
-    temporary = f"{path}.{os.getpid()}.tmp"
-    with open(temporary, "w", encoding="utf-8") as file:
-        file.write(data)
-    os.replace(temporary, path)
+class CacheError(OSError):
+    """The cache directory cannot be used: missing and not creatable, or not safe to trust."""
+
+
+def open_cache(directory: str) -> str:
+    """Create the cache directory (mode 0700) if needed and check that only we can write it.
+
+    A library in the cache is loaded into this process, so a directory another user can write
+    to (or that another user owns) would let them run code here: it is refused, not repaired.
+    """
+    try:
+        os.makedirs(directory, mode=0o700, exist_ok=True)
+        status = os.stat(directory)
+    except OSError as error:  # a file in the way, no permission, a read-only disk
+        raise CacheError(f"cache directory {directory}: {error.strerror or error}") from None
+    if not stat.S_ISDIR(status.st_mode):
+        raise CacheError(f"cache directory {directory}: not a directory")
+    if status.st_uid != os.geteuid():
+        raise CacheError(f"cache directory {directory} belongs to another user; set UOPC_CACHE")
+    if status.st_mode & 0o022:
+        raise CacheError(
+            f"cache directory {directory} is writable by other users "
+            f"(mode {stat.S_IMODE(status.st_mode):o}); set UOPC_CACHE or chmod go-w it"
+        )
+    return directory
+
+
+def _temporary(directory: str, key: str, suffix: str) -> tuple[int, str]:
+    """A fresh, empty file only this call knows, open for writing: created with O_EXCL (never
+    through a link someone left under a guessable name), unique across processes and threads."""
+    return tempfile.mkstemp(prefix=f"{key}.", suffix=suffix, dir=directory)
+
+
+def _write_atomically(path: str, data: bytes, directory: str, key: str) -> None:
+    """Write data under a temporary name, then rename it onto path: readers see all or none."""
+    handle, temporary = _temporary(directory, key, ".tmp")
+    try:
+        with open(handle, "wb") as file:
+            file.write(data)
+        os.replace(temporary, path)
+    finally:  # a full disk or any other failure leaves no temporary behind
+        if os.path.lexists(temporary):
+            os.remove(temporary)
+
+
+def _digest(path: str) -> str | None:
+    """The sha256 of the file at path (never followed through a link), or None if unreadable."""
+    try:
+        handle = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+        with open(handle, "rb") as file:
+            return hashlib.sha256(file.read()).hexdigest()
+    except OSError:  # missing, a directory, a link, no permission
+        return None
+
+
+def _read_text(path: str) -> str | None:
+    try:
+        with open(os.open(path, os.O_RDONLY | os.O_NOFOLLOW), encoding="ascii") as file:
+            return file.read().strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def cached_library(library: str) -> bool:
+    """True when the library is the one built for its key: its sha256 matches the sidecar
+    written after the build. A truncated, flipped, planted or replaced library fails this."""
+    recorded = _read_text(library + ".sha256")
+    return recorded is not None and recorded == _digest(library)
+
+
+def _clear_directory(path: str) -> None:
+    """A directory where a library belongs would stop the rename; a file or a link would not."""
+    if os.path.isdir(path) and not os.path.islink(path):
+        shutil.rmtree(path, ignore_errors=True)
 
 
 # --8<-- [start:compile_c]
@@ -74,26 +158,41 @@ def compile_c(src: str, cc: str | None = None, flags: list[str] | None = None) -
     cc = CC if cc is None else cc  # read at call time, so that setting runtime.CC takes effect
     flags = CFLAGS if flags is None else flags
     key = cache_key(src, cc, flags)
-    os.makedirs(CACHE_DIR, exist_ok=True)
-    library = os.path.join(CACHE_DIR, f"{key}.so")
-    if os.path.exists(library):
+    directory = open_cache(CACHE_DIR)
+    library = os.path.join(directory, f"{key}.so")
+    if cached_library(library):  # checked before every load, not only the first
         STATS["hits"] += 1
         return library
-    source = os.path.join(CACHE_DIR, f"{key}.c")
-    _write_atomically(source, src)  # left in place: compiler errors point into it
-    temporary = f"{library}.{os.getpid()}.tmp"
-    start = time.perf_counter()
-    done = subprocess.run(
-        [cc, *flags, source, "-o", temporary, "-lm"], capture_output=True, text=True
-    )
-    if done.returncode != 0:
-        if os.path.exists(temporary):
-            os.remove(temporary)
-        raise RuntimeError(f"{cc} failed:\n{done.stderr}")
-    os.replace(temporary, library)  # atomic: another process sees no library or all of it
+    source = os.path.join(directory, f"{key}.c")
+    try:
+        _write_atomically(source, src.encode("utf-8"), directory, key)  # kept: errors point here
+        start = time.perf_counter()
+        _build(cc, flags, source, library, directory, key)
+    except OSError as error:
+        raise CacheError(f"cache directory {directory}: {error.strerror or error}") from None
     STATS["compiles"] += 1
     STATS["compile_seconds"] += time.perf_counter() - start
     return library
+
+
+def _build(cc: str, flags: list[str], source: str, library: str, directory: str, key: str):
+    """Compile into a temporary file, rename it onto the library, then record its sha256."""
+    handle, temporary = _temporary(directory, key, ".so.tmp")
+    os.close(handle)  # the compiler writes it by name
+    try:
+        done = subprocess.run(
+            [cc, *flags, source, "-o", temporary, "-lm"], capture_output=True, text=True
+        )
+        if done.returncode != 0:
+            raise RuntimeError(f"{cc} failed:\n{done.stderr}")
+        digest = _digest(temporary)
+        _clear_directory(library)
+        os.replace(temporary, library)  # atomic: another process sees no library or all of it
+    finally:
+        if os.path.lexists(temporary):
+            os.remove(temporary)
+    # written last: a library without its sidecar (a build cut short) is rebuilt, never loaded
+    _write_atomically(library + ".sha256", f"{digest}\n".encode("ascii"), directory, key)
 
 
 # --8<-- [end:compile_c]
@@ -138,7 +237,7 @@ class Program:
         self.call = call
         self.source = render(call)
         self.lib = ctypes.CDLL(compile_c(self.source))
-        self.fn = getattr(self.lib, call.arg.name)
+        self.fn = self.lib[call.arg.name]  # never getattr: _handle, _FuncPtr are attributes
         self.arg_dtypes = [argument.dtype for argument in call.src[1:]]
         self.fn.argtypes = [ctype_of(dtype) for dtype in self.arg_dtypes]
         body = call.src[0]
