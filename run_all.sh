@@ -98,6 +98,22 @@ sys.exit(0 if read_header(Path(sys.argv[1])) == sources_hash(sys.argv[2]) else 1
 EOF
 }
 
+save_elapsed() { # save_elapsed DIR SECONDS: the whole run's time, beside the test run it timed
+    "${py:-python}" - "$1" "$2" <<'EOF'
+import json
+import sys
+from pathlib import Path
+
+sys.path.insert(0, "scripts")
+from book_common import sources_hash
+
+path = Path(sys.argv[1]) / "tests" / "run_all_time.json"
+path.parent.mkdir(parents=True, exist_ok=True)
+data = {"sources_hash": sources_hash("tests/pytest"), "seconds": int(sys.argv[2])}
+path.write_text(json.dumps(data) + "\n", encoding="utf-8")
+EOF
+}
+
 # --- set-up -----------------------------------------------------------------------------------
 if [[ $mode != deterministic ]]; then
     say "set-up (scripts/setup.sh)"
@@ -200,6 +216,11 @@ data=()
 
 say "the listings (scripts/make_excerpts.py) and the numbers (scripts/make_numbers.py)"
 "$py" scripts/make_excerpts.py --out "$excerpts"
+if [[ $mode == full ]] && ((!skip_mutants)); then
+    # the time of a whole full run, for README and appendix C (a run that reused the planted-bug
+    # outputs, or a quick one, is not the whole run: the last whole run's time stays)
+    save_elapsed "$out" $((SECONDS - started))
+fi
 "$py" scripts/make_numbers.py --out "$out"
 
 if ((${#skipped[@]})); then

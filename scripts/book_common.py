@@ -69,6 +69,7 @@ SOURCES = {
 # same run as the named hash-checked output, which stands for them in the staleness check.
 COMPANIONS = {
     "bench/bench.json": "bench/bench",
+    "tests/run_all_time.json": "tests/pytest",  # the full run's elapsed time (run_all.sh)
 }
 
 

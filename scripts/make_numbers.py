@@ -51,6 +51,7 @@ INPUTS = [
     "out/exercises/solutions.txt",
     "out/bench/bench.json",
     "out/bench/machine_info.txt",
+    "out/tests/run_all_time.json",
 ]
 
 
@@ -289,20 +290,40 @@ def collect_mutants(out: Path) -> None:
 
 
 def collect_matrix(out: Path) -> None:
-    """mutants_single_layer (planted bugs caught by exactly one layer, any column),
-    mutants_single_book_layer (by exactly one of the book's layers A to L), mutants_matrix_rows
-    (the planted bugs in the matrix), mutants_missed (caught by no layer: 0 in a good run)."""
+    """The lines of tests/mutant_matrix.py's report_lines(): mutants_single_catcher and
+    mutants_matrix_total (K and N of "caught by exactly one layer: K of N", over every column
+    printed), mutants_single_layer (the same K, counted from the list of those bugs),
+    mutants_single_book_layer (caught by exactly one of the book's layers A to L),
+    mutants_matrix_rows (the planted bugs in the matrix), mutants_missed (caught by no layer: 0
+    in a good run). The per-layer totals printed must be those of the rows."""
     text = read(out, "tests/mutant_matrix.txt")
+    match = search(r"^caught by exactly one layer: (\d+) of (\d+)$", text, "matrix")
+    put("mutants_single_catcher", int(match[1]))
+    put("mutants_matrix_total", int(match[2]))
     after = text.split("\ncaught by exactly one layer:\n", 1)
     if len(after) != 2:
         raise ValueError("out/tests/mutant_matrix.txt: no 'caught by exactly one layer:' list")
-    put("mutants_single_layer", len(re.findall(r"^  \S.* \(by \w+\)$", after[1], re.MULTILINE)))
-    match = search(r"^caught by exactly one of the layers A to L: (\d+) of (\d+)$", text, "matrix")
-    put("mutants_single_book_layer", int(match[1]))
-    put("mutants_matrix_rows", int(match[2]))
+    listed = len(re.findall(r"^  \S.* \(by \w+\)$", after[1], re.MULTILINE))
+    put("mutants_single_layer", listed)
+    expect(listed == int(match[1]), "mutant matrix: the single-catcher list and count differ")
+    book = re.search(r"^caught by exactly one of the layers A to L: (\d+) of (\d+)$", text, re.M)
+    put("mutants_single_book_layer", int(book[1]) if book else int(match[1]))
+    rows = matrix_rows(text)
+    put("mutants_matrix_rows", len(rows))
+    expect(len(rows) == int(match[2]), "mutant matrix: the rows and the total differ")
+    letters = search(r"^planted bug +([A-Z](?: [A-Z])*)  n$", text, "matrix")[1].split()
+    totals = ", ".join(f"{c} {sum(row[i] == 'x' for row in rows)}" for i, c in enumerate(letters))
+    printed = search(r"^caught by layer: (.*)$", text, "matrix")[1]
+    expect(printed == totals, f"mutant matrix: per-layer totals {printed}, rows give {totals}")
     missed = search(r"^caught by no layer: (.*)$", text, "matrix")[1]
     put("mutants_missed", 0 if missed == "none" else len(missed.split(", ")))
     expect(missed == "none", f"mutant matrix: caught by no layer: {missed}")
+
+
+def matrix_rows(text: str) -> list[list[str]]:
+    """The marks of each row of the matrix ('x' or '.' per column)."""
+    rows = re.findall(r"^.{43}((?:[x.] )*[x.])  \d+$", text, re.MULTILINE)
+    return [row.split() for row in rows]
 
 
 def collect_exercises(out: Path) -> None:
@@ -376,6 +397,17 @@ def collect_machine(out: Path) -> None:
     put("clang_version", search(r"clang version ([\d.]+)", labels["clang"], "machine_info")[1])
 
 
+def collect_run_time(out: Path) -> None:
+    """From out/tests/run_all_time.json, written at the end of a whole full ./run_all.sh:
+    run_all_seconds, and run_all_elapsed, the same as text ("41 min 12 s", "1 h 3 min 5 s")."""
+    seconds = json.loads(read(out, "tests/run_all_time.json"))["seconds"]
+    put("run_all_seconds", seconds)
+    hours, minutes = divmod(seconds // 60, 60)
+    text = f"{minutes} min {seconds % 60} s"
+    put("run_all_elapsed", f"{hours} h {text}" if hours else text)
+    MACHINE_KEYS.update({"run_all_seconds", "run_all_elapsed"})
+
+
 COLLECTORS = [
     collect_code,
     collect_short,
@@ -387,6 +419,7 @@ COLLECTORS = [
     collect_exercises,
     collect_bench,
     collect_machine,
+    collect_run_time,
 ]
 
 

@@ -1,7 +1,7 @@
 """Which test layer catches which planted bug (verification.md §9.4): the mutant matrix.
 
     python tests/mutant_matrix.py [--full] [--book-layers] [--only NAME_OR_NUMBER ...]
-                                  [--workers 2] [--details FILE]
+                                  [--layers LETTERS] [--workers 2] [--details FILE]
 
 Every mutant of `tests/mutants.py` is applied to a private copy of `uopc` (never the working
 tree), and one fresh Python process per mutant imports the copy (cwd = the temporary directory,
@@ -222,6 +222,23 @@ def matrix_lines(rows, columns) -> list[str]:
     return lines
 
 
+def report_lines(rows, columns) -> list[str]:
+    """The matrix and its summary lines, as printed and as scripts/make_numbers.py reads them:
+    the book calls the columns layers, so every line does too."""
+    lines = matrix_lines(rows, columns)
+    book = set("ABCDEFGHIJKL")
+    if any(letter not in book for letter, _ in columns):
+        book_once = [name for name, caught in rows if len(caught & book) == 1]
+        lines.append(f"caught by exactly one of the layers A to L: {len(book_once)} of {len(rows)}")
+    lines += ["", "caught by exactly one layer:"]
+    lines += [f"  {name} (by {next(iter(c))})" for name, c in rows if len(c) == 1] or ["  none"]
+    missed = [name for name, caught in rows if not caught]
+    lines.append(f"caught by no layer: {', '.join(missed) if missed else 'none'}")
+    book_missed = [name for name, caught in rows if not caught & book]
+    lines.append(f"caught by none of A to L: {', '.join(book_missed) if book_missed else 'none'}")
+    return lines
+
+
 def main(argv=None) -> int:
     import mutants
 
@@ -229,6 +246,7 @@ def main(argv=None) -> int:
     parser.add_argument("--full", action="store_true", help="the layers at the book's sizes")
     parser.add_argument("--book-layers", action="store_true", help="columns A to L only")
     parser.add_argument("--only", nargs="+", default=[], help="mutants by number or name part")
+    parser.add_argument("--layers", help="only these columns, by letter (e.g. ACP); all by default")
     parser.add_argument("--workers", type=int, default=2, help="mutants run at once (2)")
     parser.add_argument("--details", help="write every failing cell's first error line here")
     parser.add_argument("--child", help=argparse.SUPPRESS)
@@ -238,6 +256,11 @@ def main(argv=None) -> int:
     columns = [(letter, name) for letter, name, _ in BOOK_LAYERS]
     if not options.book_layers:
         columns += [(letter, name) for letter, name, _ in EXTRA_LAYERS] + [OTHER]
+    if options.layers:
+        unknown = set(options.layers) - {letter for letter, _ in columns}
+        if unknown:
+            parser.error(f"--layers: no column {', '.join(sorted(unknown))}")
+        columns = [(letter, name) for letter, name in columns if letter in options.layers]
     letters = "".join(letter for letter, _ in columns)
     chosen = mutants.select(options.only)
     size = "full" if options.full else "quick"
@@ -266,23 +289,13 @@ def main(argv=None) -> int:
             if cell and cell[0]:
                 details.append(f"{number:>3} {mutant.name} | {letter} | {cell[2]}")
 
-    for text in matrix_lines(rows, columns):
+    for text in report_lines(rows, columns):
         print(text)
-    book_once = [n for n, c in rows if len(c & set("ABCDEFGHIJKL")) == 1]
-    if not options.book_layers:
-        print(f"caught by exactly one of the layers A to L: {len(book_once)} of {len(rows)}")
-    print()
-    print("caught by exactly one layer:")
-    for name, caught in rows:
-        if len(caught) == 1:
-            print(f"  {name} (by {next(iter(caught))})")
-    missed = [name for name, caught in rows if not caught]
-    print(f"caught by no column: {', '.join(missed) if missed else 'none'}")
-    book_missed = [name for name, caught in rows if not caught & set("ABCDEFGHIJKL")]
-    print(f"caught by none of A to L: {', '.join(book_missed) if book_missed else 'none'}")
     for (number, mutant), (_, caught) in zip(chosen, rows, strict=True):
-        # with --book-layers, a bug of our own outside the layers' reach may go unmarked
-        if not caught and (mutant.group != "own" or not options.book_layers):
+        # with --book-layers, a bug of our own outside the layers' reach may go unmarked; with
+        # --layers, any bug may escape the few columns chosen
+        partial = options.layers or (options.book_layers and mutant.group == "own")
+        if not caught and not partial:
             problems.append(f"mutant {number} ({mutant.name}) escapes every column")
     control_caught = sorted(letter for letter, cell in control["cells"].items() if cell[0])
     if control["error"] or control_caught:

@@ -1,6 +1,7 @@
 """Planted bugs (verification.md §9): each one textual edit, each one must make the suite fail.
 
     python tests/mutants.py [--full] [--only NAME_OR_NUMBER ...] [--workers 2] [--all-files]
+                            [--files test_x.py ...]
 
 A mutant is (name, file, exact original text, replacement). It is applied to a private copy of
 `uopc` in a temporary directory, never to the working tree, and the pytest suite runs against
@@ -445,6 +446,7 @@ def main(argv=None) -> int:
     parser.add_argument("--list", action="store_true", help="list the mutants and stop")
     parser.add_argument("--no-control", action="store_true", help="skip the no-op control run")
     parser.add_argument("--all-files", action="store_true", help="also the book's program tests")
+    parser.add_argument("--files", nargs="+", help="only these test files (names in tests/)")
     parser.add_argument(
         "--every-catch", action="store_true", help="no -x: list every test that fails"
     )
@@ -459,6 +461,8 @@ def main(argv=None) -> int:
 
     # The baseline: the unmutated copy, every test (no -x). Its failures say nothing of a mutant.
     files = suite_files(options.all_files)
+    if options.files:  # a small run (the numbers' tests): the files named, in the usual order
+        files = [f for f in files if Path(f).name in options.files]
     print(f"test files, in this order: {' '.join(Path(f).name for f in files)}")
     base = run_suite(None, files, options.full, [], stop_first=False)
     if base["verdict"] == "ERROR":

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from test_numbers import parsed
 
 ROOT = Path(__file__).resolve().parents[1]
 BLOCKS = ["relu", "compile", "graphs", "tinygrad", "tinygrad-method"]
@@ -43,6 +44,12 @@ def test_quick_bench_prints_every_block_and_writes_every_key(tmp_path):
 
     data = json.loads(path.read_text(encoding="utf-8"))
     assert data["quick"] is True
+    # the same file through the numbers' parser (tests/test_numbers.py): every key it reads is
+    # there; the only failure is the one that refuses quick data for the book
+    (tmp_path / "bench").mkdir()
+    path.rename(tmp_path / "bench" / "bench.json")
+    numbers, failed = parsed("collect_bench", tmp_path)
+    assert len(failed) == 1 and "quick run" in failed[0] and numbers["bench_quick"] is True
     assert re.fullmatch(r"[0-9a-f]{64}", data["sources_hash"])
     assert set(data["relu_ns"]) == {"interpreter", "ctypes_per_element", "c_loop"}
     assert positive_numbers(data["relu_ns"].values())

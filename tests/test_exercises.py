@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from test_numbers import parsed
 
 ROOT = Path(__file__).resolve().parent.parent
 SOLUTIONS = ROOT / "code" / "exercises" / "solutions.py"
@@ -20,7 +21,7 @@ BOOK_CHECKS = 385  # verification.md §11: the book's run made 385 asserts
 pytestmark = [pytest.mark.slow, pytest.mark.needs_clang, pytest.mark.needs_z3]
 
 
-def test_solutions_run_clean_and_check_enough():
+def test_solutions_run_clean_and_check_enough(tmp_path):
     done = subprocess.run(
         [sys.executable, str(SOLUTIONS)], capture_output=True, text=True, cwd=ROOT, timeout=1800
     )
@@ -33,3 +34,8 @@ def test_solutions_run_clean_and_check_enough():
     assert checks >= BOOK_CHECKS, f"only {checks} checks, the book's run made {BOOK_CHECKS}"
     labels = re.findall(r"^(\d+\.\d+) ", done.stdout, re.M)
     assert len(labels) == len(set(labels)) == 79, "an exercise label is missing or repeated"
+    # the same output through the numbers' parser (tests/test_numbers.py)
+    (tmp_path / "exercises").mkdir()
+    (tmp_path / "exercises" / "solutions.txt").write_text(done.stdout, encoding="utf-8")
+    numbers, failed = parsed("collect_exercises", tmp_path)
+    assert failed == [] and numbers == {"exercises_total": 79, "exercise_checks": checks}
