@@ -40,6 +40,7 @@ MACHINE_KEYS: set[str] = set()
 INPUTS = [
     "out/short/s05_sharing.txt",
     "out/short/s06_simplify.txt",
+    "out/short/s09_index.txt",
     "out/short/s10_buffers.txt",
     "out/short/s12_test_it.txt",
     "out/short/s13_prove.txt",
@@ -166,6 +167,7 @@ def assigned(tree: ast.Module, name: str) -> ast.expr:
 
 def collect_short(out: Path) -> None:
     """s05_nodes, s05_doublings, s05_tree_nodes; s06_nodes_before, s06_nodes_after;
+    s09_wrap_inputs, s09_wrap_first (the values of big at which big*4 wraps, and the first);
     s10_text_lines_shown, s10_text_lines; s12_programs, s12_fast_seed, s12_inputs (text);
     s13_counterexample (the x z3 found for (x/2)*2 == x)."""
     text = read(out, "short/s05_sharing.txt")
@@ -177,6 +179,11 @@ def collect_short(out: Path) -> None:
     text = read(out, "short/s06_simplify.txt")
     put("s06_nodes_before", int(search(r"^nodes before: *(\d+)$", text, "s06")[1]))
     put("s06_nodes_after", int(search(r"^nodes after: *(\d+)$", text, "s06")[1]))
+
+    text = read(out, "short/s09_index.txt")
+    match = search(r"^inputs at which big\*4 wraps: (\d+) \(big from (\d+) to \d+\)$", text, "s09")
+    put("s09_wrap_inputs", int(match[1]))
+    put("s09_wrap_first", int(match[2]))
 
     text = read(out, "short/s10_buffers.txt")
     shown = len(re.findall(r"^%\d+ = ", text, re.MULTILINE)) + 1  # the nodes and the header

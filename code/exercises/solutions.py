@@ -6,9 +6,9 @@ Every answer is computed here (by the compiler, a reference, z3 or a search) and
 about it goes through `check`, which counts it; the last line says how many checks ran. The
 first failed check stops the program with the exercise's label and what was wrong (exit 1).
 
-Output: a title, then a section for the short path's "Try it" answers (programs.md §3.14: no
-page quotes it, so it comes before the first block), then one section per chapter. Marker lines
-`@@ block NAME` cut the output into blocks for the book (the build strips them): `chNN` (the
+Output: a title, then a section for the short path's "Try it" answers (programs.md §3.14),
+then one section per chapter. Marker lines `@@ block NAME` cut the output into blocks for the
+book (the build strips them): `try-sN` (the answer to step N's Try it), `chNN` (the
 chapter's header line), `ex-N-M` (one exercise's answer, for Appendix A's anchors; 12.4, 13.3
 and 13.5 are the ones it embeds) and `total` (the check counts). A line that depends on the
 machine, a tool's version, the clock or another program's saved output ends in `(this machine)`;
@@ -295,7 +295,7 @@ def run_python(code: str, env_extra=None, cwd=None, timeout=600) -> subprocess.C
 
 
 # ---------------------------------------------------------------------------------------------
-# Try it: the short path's questions (programs.md §3.14); no page quotes this section
+# Try it: the short path's questions (programs.md §3.14); each step's answer quotes its block
 # ---------------------------------------------------------------------------------------------
 
 
@@ -431,16 +431,25 @@ def try_s11():
     load = UOp(Ops.LOAD, (UOp(Ops.INDEX, (buf, UOp.const(0))),))
     copy = UOp(Ops.STORE, (UOp(Ops.INDEX, (buf, UOp.const(1))), load))
     racy = make_call(UOp.sink(copy, store), [arg], "racy")
+    kernel = Builder()
+    mem = kernel.buffer(0, F32, 3)
+    mem.store(0, 7.0)
+    mem.store(1, mem.load(0))
+    ordered = make_call(kernel.body(), [arg], "ordered")
     results = {}
-    for order in ("id", "dfs"):
-        data = [1.0, 0.0, 0.0]
-        run_call(racy, [data], order)
-        results[order] = data
-    check(results == {"id": [7.0, 7.0, 0.0], "dfs": [7.0, 1.0, 0.0]}, f"{results}")
-    out(f"order id {results['id']}, order dfs {results['dfs']}")
+    for call in (racy, ordered):
+        for order in ("id", "dfs"):
+            data = [1.0, 0.0, 0.0]
+            run_call(call, [data], order)
+            results[call.arg.name, order] = data
+        name = call.arg.name
+        out(f"{name}: order id {results[name, 'id']}, order dfs {results[name, 'dfs']}")
+    check(results["racy", "id"] == [7.0, 7.0, 0.0], f"{results}")
+    check(results["racy", "dfs"] == [7.0, 1.0, 0.0], f"{results}")
+    check(results["ordered", "id"] == results["ordered", "dfs"] == [7.0, 7.0, 0.0], f"{results}")
 
 
-@exercise("try-it", "S12", "y = inf and y * 0 = 0")
+@exercise("try-it", "S12", "inputs at which the fast rule y * 0.0 -> 0.0 is wrong")
 def try_s12():
     y = param(1, F32)
     program = (UOp.const(-0.0) * y).cast(BOOL)  # the kind of case Step 12 finds
@@ -451,6 +460,12 @@ def try_s12():
         out(f"cast(-0.0 * y, bool) at y = {value}: {strict_value}; fast math gives {fast_value}")
     check(math.isnan(evaluate(y * 0.0, {1: math.inf})), "inf * 0 is nan")
     check(evaluate(simplify(program), {1: math.inf}) is True, "strict simplify changes the value")
+    # The other half: a negative finite y gives -0.0, which the fast rule turns into 0.0.
+    product, fast_product = y * 0.0, simplify(y * 0.0, fast_math=True)
+    for value in (-3.0, -1e-45, -3.4e38):
+        exact, rewritten = evaluate(product, {1: value}), evaluate(fast_product, {1: value})
+        check(same(exact, -0.0) and same(rewritten, 0.0), f"y = {value}: {exact}, {rewritten}")
+        out(f"y * 0.0 at y = {value}: {exact}; fast math gives {rewritten}")
 
 
 @exercise("try-it", "S13", "x - x == 0, x*2 == x + x and x + 1 > x in z3")
@@ -2460,7 +2475,9 @@ def run_one(section: str, label: str, title: str, fn) -> None:
     # Nodes left by earlier answers (a Builder and its Mems form a reference cycle) are freed
     # first, so that every answer builds fresh nodes and the "id" order is creation order.
     gc.collect()
-    if section != "try-it":  # the try-it answers are quoted by no page: no block of their own
+    if section == "try-it":  # S12 -> try-s12, quoted by step 12's answer
+        print(f"@@ block try-{label.lower()}")
+    else:
         print(f"@@ block ex-{label.replace('.', '-')}")
     print(f"{label} {title}")
     try:

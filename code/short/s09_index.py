@@ -3,6 +3,7 @@
 import _here
 
 from uopc import I32, Ops, ParamArg, UOp
+from uopc.interp import evaluate
 from uopc.symbolic import simplify
 
 i = UOp(Ops.PARAM, arg=ParamArg(0, I32, 0, 15))
@@ -20,3 +21,15 @@ for label, value, _ in facts:
     print(f"{label}: {value}")
 if any(value != expected for _, value, expected in facts):
     raise SystemExit("a fact differs from the one expected")
+
+# Which values of big make big*4 wrap? Every one from the first whose product passes the
+# largest i32 to the top of big's range; for each, (big*4)//4 is not big.
+first = (2**31 - 1) // 4 + 1
+wrapping = big.vmax - first + 1
+quotient = (big * 4) // 4
+for value in (first - 1, first, big.vmax):  # the last that fits, the first and last that wrap
+    fits = evaluate(quotient, {2: value}) == value
+    print(f"big = {value}: (big*4)//4 == big: {fits}")
+    if fits != (value < first):
+        raise SystemExit(f"expected big*4 to wrap exactly from big = {first}")
+print(f"inputs at which big*4 wraps: {wrapping} (big from {first} to {big.vmax})")

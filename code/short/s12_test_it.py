@@ -2,9 +2,12 @@
 
 import _here
 
+import math
 import random
+import textwrap
 
 from common import gen_program, rand_env
+from uopc import Ops
 from uopc.interp import evaluate
 from uopc.semantics import same
 from uopc.symbolic import simplify
@@ -26,6 +29,30 @@ def first_difference(fast_math):
     return None
 
 
+def lost_sign(root, env):
+    """A product a*b in root whose b folds to 0.0 and whose a is negative and finite here:
+    its value is -0.0, and the fast rule x*0.0 -> 0.0 drops that sign. None if there is none."""
+    for node in root.toposort():
+        if node.op is not Ops.MUL:
+            continue
+        a, b = node.src
+        if is_zero(simplify(b, fast_math=True)) and is_zero(simplify(node, fast_math=True)):
+            value = evaluate(a, env)
+            if isinstance(value, float) and math.isfinite(value) and value < 0:
+                return a, b, value
+    return None
+
+
+def is_zero(node):
+    """True for the constant +0.0 (not -0.0)."""
+    return node.op is Ops.CONST and same(node.arg, 0.0)
+
+
+def show(label, text):
+    """A long expression, wrapped so that every line of the output stays short."""
+    print(textwrap.fill(text, 88, initial_indent=label, subsequent_indent=" " * len(label)))
+
+
 strict = first_difference(fast_math=False)
 if strict is not None:
     raise SystemExit(f"strict rules changed a value at seed {strict[0]}")
@@ -36,6 +63,17 @@ if found is None:
 seed, root, simpler, env = found
 inputs = ", ".join(f"{NAMES[slot]} = {value}" for slot, value in env.items())
 print(f"fast math: first difference at seed {seed}, at {inputs}")
-print("program:  ", infix(root, NAMES))
-print("fast math:", infix(simpler, NAMES))
-print("values:    original", evaluate(root, env), " fast math", evaluate(simpler, env))
+show("program:   ", infix(root, NAMES))
+show("fast math: ", infix(simpler, NAMES))
+original, fast = evaluate(root, env), evaluate(simpler, env)
+print("values:    original", original, " fast math", fast)
+
+# Step 12's text explains this case: two zeros of opposite sign, from a product whose zero
+# factor folds away and whose other factor is negative. Another case needs another text.
+case = lost_sign(root, env)
+zeros = original == 0.0 and fast == 0.0 and not same(original, fast)
+if case is None or not zeros:
+    raise SystemExit("the case found is not the signed zero that step 12 explains")
+a, b, value = case
+show("the factor that folds to 0.0: ", infix(b, NAMES))
+print(f"the other factor here: {value} (negative, finite), so the product is -0.0")
