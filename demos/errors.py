@@ -140,7 +140,8 @@ def show_bad_texts():
 
 
 # ---------------------------------------------------------------------------------------------
-# Block 3: six memory graphs that cannot exist, and the properties of a store (Chapter 6)
+# Block 3: memory graphs that infer() refuses to build, then what a STORE node reports about
+# itself (dtype, space, shape; Chapter 6)
 # ---------------------------------------------------------------------------------------------
 
 
