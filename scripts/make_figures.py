@@ -3,7 +3,9 @@
     python scripts/make_figures.py [--out DIR] [--data FILE]
 
 Graphs, drawn by Graphviz (`dot -Tsvg`) from the real UOp graphs through `python -m uopc dot`'s
-`to_dot`: relu.svg, sharing.svg, index_before.svg, index_after.svg, bump.svg.
+`to_dot`: relu.svg, sharing.svg, index_before.svg, index_after.svg, bump.svg, chain_before.svg,
+chain_after.svg, shared_graph.svg, ranges.svg and ranges_big.svg (each integer node's range under
+its label); shared_tree.svg is the graph of shared_graph.svg written out as a tree.
 Plots, drawn by matplotlib from the benchmark's data (default out/bench/bench.json):
 compile_times.svg and relu_ns.svg. Until the benchmark has run, the plots are skipped with a
 note; a --data file that is missing or malformed is an error.
@@ -27,7 +29,7 @@ if importlib.util.find_spec("uopc") is None:  # a plain clone without the editab
     sys.path.append(str(ROOT))
 
 from uopc import F32, I32, CallArg, Ops, ParamArg, Ptr, UOp  # noqa: E402
-from uopc.__main__ import to_dot  # noqa: E402
+from uopc.__main__ import LEAVES, dot_label, to_dot  # noqa: E402
 from uopc.builder import Builder, make_call  # noqa: E402
 from uopc.symbolic import simplify  # noqa: E402
 
@@ -57,6 +59,11 @@ def index_expression() -> UOp:
     return (i * 4 + j) // 4
 
 
+def big_product() -> UOp:
+    big = UOp(Ops.PARAM, arg=ParamArg(0, I32, 0, 2**30))
+    return (big * 4) // 4  # big*4 can leave int32: not safe, and the split is refused
+
+
 def bump() -> UOp:
     kernel = Builder()
     a = kernel.buffer(0, I32, 3)
@@ -65,17 +72,65 @@ def bump() -> UOp:
     return make_call(kernel.body(), [UOp(Ops.BUFFER, arg=ParamArg(0, Ptr(I32, 3)))], "bump")
 
 
+def chain() -> UOp:
+    x = UOp(Ops.PARAM, arg=ParamArg(0, I32))
+    for k in range(1, 5):
+        x = x + k  # demos/errors.py's chain x + 1 + 2 + ..., four steps long
+    return x
+
+
+def shared_sum() -> UOp:
+    p, q = (UOp(Ops.PARAM, arg=ParamArg(slot, F32)) for slot in (0, 1))
+    return (p + q) * (p + q) + (p + q)  # 5 nodes; 11 written out as a tree
+
+
+def tree_dot(root: UOp) -> str:
+    """The graph as a tree: one drawn node per use of a node, as if nothing were shared.
+    Nodes are numbered in the order of a left-to-right walk, without recursion."""
+    head = to_dot(root).splitlines()[:4]  # the same graph, node and edge styles as to_dot
+    lines, edges, stack, count = [], [], [(root, None)], 0
+    while stack:
+        node, user = stack.pop()
+        k, count = count, count + 1
+        shape = ", shape=ellipse" if node.op in LEAVES else ""
+        lines.append(f'  t{k} [label="{dot_label(node)}"{shape}];')
+        if user is not None:
+            edges.append(f"  t{k} -> t{user};")
+        stack.extend((s, k) for s in reversed(node.src))
+    return "\n".join([*head, *lines, *edges, "}"]) + "\n"
+
+
+def ranges_dot(root: UOp) -> str:
+    """to_dot with each integer node's range and safe flag as a second line of its label."""
+    nodes = root.toposort()
+
+    def label(match: re.Match) -> str:
+        u = nodes[int(match[1])]
+        note = f"[{u.vmin}, {u.vmax}]" + ("" if u.safe else " unsafe")
+        return f'{match[0][:-1]}\\n{note}"'
+
+    return re.sub(r'(?m)^  n(\d+) \[label="[^"]*"', label, to_dot(root))
+
+
 GRAPHS = {
     "relu.svg": relu,
     "sharing.svg": sharing,
     "index_before.svg": index_expression,
     "index_after.svg": lambda: simplify(index_expression()),
     "bump.svg": bump,
+    "chain_before.svg": chain,
+    "chain_after.svg": lambda: simplify(chain()),
+    "shared_graph.svg": shared_sum,
+    "shared_tree.svg": lambda: tree_dot(shared_sum()),
+    "ranges.svg": lambda: ranges_dot(index_expression()),
+    "ranges_big.svg": lambda: ranges_dot(big_product()),
 }
 
 
-def draw_graph(root: UOp, path: Path) -> None:
-    done = subprocess.run(["dot", "-Tsvg"], input=to_dot(root), capture_output=True, text=True)
+def draw_graph(root, path: Path) -> None:
+    """Draws a UOp graph, or Graphviz source already written (a tree, a labelled graph)."""
+    source = root if isinstance(root, str) else to_dot(root)
+    done = subprocess.run(["dot", "-Tsvg"], input=source, capture_output=True, text=True)
     if done.returncode != 0:
         raise SystemExit(f"make_figures: dot failed on {path.name}: {done.stderr.strip()}")
     path.write_text(GENERATOR_COMMENT.sub("", done.stdout), encoding="utf-8")

@@ -44,6 +44,8 @@ INPUTS = [
     "out/short/s10_buffers.txt",
     "out/short/s12_test_it.txt",
     "out/short/s13_prove.txt",
+    "out/demos/errors/chain.txt",
+    "out/demos/errors/chain-times.txt",
     "out/tests/counts.txt",
     "out/tests/pytest.txt",
     "out/proofs/proofs.txt",
@@ -415,6 +417,61 @@ def collect_run_time(out: Path) -> None:
     MACHINE_KEYS.update({"run_all_seconds", "run_all_elapsed"})
 
 
+# ---------------------------------------------------------------------------------------------
+# From the demos and the proofs that chapters 4 to 6 interpret
+# ---------------------------------------------------------------------------------------------
+
+
+def wrap(value: int) -> int:
+    """The int32 that value wraps to (as uopc.semantics.wrap32; this script imports no uopc)."""
+    return (value + 2**31) % 2**32 - 2**31
+
+
+def collect_chain(out: Path) -> None:
+    """The chain x + 1 + 2 + ... of demos/errors.py: chain_adds, chain_nodes (both counts),
+    chain_build_s, chain_toposort_s, chain_evaluate_s, chain_simplify_s (text, as printed, this
+    machine), chain_value (the wrapped sum), chain_nodes_after (nodes once simplified). Asserts
+    that the value is the wrapped sum 1..chain_adds and that simplifying kept it."""
+    text = read(out, "demos/errors/chain-times.txt")
+    pattern = r"^x \+ 1 \+ 2 \+ \.\.\. \+ ([\d,]+): ([\d,]+) nodes; build ([\d.]+) s, "
+    pattern += r"toposort ([\d.]+) s, evaluate ([\d.]+) s, simplify ([\d.]+) s"
+    match = search(pattern, text, "errors chain")
+    adds = integer(match[1])
+    put("chain_adds", adds)
+    put("chain_nodes", integer(match[2]))
+    steps = ("build", "toposort", "evaluate", "simplify")
+    for name, value in zip(steps, match.groups()[2:], strict=True):
+        put(f"chain_{name}_s", value)
+        MACHINE_KEYS.add(f"chain_{name}_s")
+    text = read(out, "demos/errors/chain.txt")
+    value = int(search(r"^evaluated at x = 0: (-?\d+);", text, "errors chain")[1])
+    after = search(r"^simplified: (\d+) nodes, .*evaluates to (-?\d+)$", text, "errors chain")
+    put("chain_value", value)
+    put("chain_nodes_after", int(after[1]))
+    expect(value == wrap(adds * (adds + 1) // 2), "chain: the value is not the wrapped sum")
+    expect(int(after[2]) == value, "chain: the simplified graph evaluates to another value")
+    expect(integer(match[2]) == 2 * adds + 1, "chain: not one ADD and one CONST per step")
+
+
+def collect_split(out: Path) -> None:
+    """split_cex_a, split_cex_b: the a and b z3 found for (a*4+b)//4 -> a*1 + b//4 without its
+    guard. Asserts what chapter 6 says of them: under wrapping int32 arithmetic the two sides
+    differ there, and a*4 + b leaves the int32 range, so the guard would have refused it."""
+    text = read(out, "proofs/proofs.txt")
+    pattern = r"^ok +\(a\*4\+b\)//4 -> a\*1 \+ b//4, no guard .*"
+    pattern += r"COUNTEREXAMPLE a=(-?\d+), b=(-?\d+)$"
+    match = search(pattern, text, "proofs split")
+    a, b = int(match[1]), int(match[2])
+    put("split_cex_a", a)
+    put("split_cex_b", b)
+    left = wrap(a * 4 + b) // 4  # Python's // is floor division, the contract's for b != 0
+    right = wrap(a + b // 4)
+    expect(left != right, "split: the counterexample does not make the two sides differ")
+    expect(not -(2**31) <= a * 4 + b < 2**31, "split: a*4 + b fits int32, the guard would pass")
+    put("split_cex_left", left)
+    put("split_cex_right", right)
+
+
 COLLECTORS = [
     collect_code,
     collect_short,
@@ -427,6 +484,8 @@ COLLECTORS = [
     collect_bench,
     collect_machine,
     collect_run_time,
+    collect_chain,
+    collect_split,
 ]
 
 

@@ -37,6 +37,12 @@ GRAPHS = {
     "index_before.svg": (6, 0),  # (i*4 + j) // 4, the constant 4 shared
     "index_after.svg": (1, 0),  # simplified to i
     "bump.svg": (27, 5),  # three loads and two stores are waited for; the last store is not
+    "chain_before.svg": (9, 0),  # x + 1 + 2 + 3 + 4: one ADD and one CONST per step
+    "chain_after.svg": (3, 0),  # x + 10
+    "shared_graph.svg": (5, 0),  # (p+q)*(p+q) + (p+q)
+    "shared_tree.svg": (11, 0),  # the same, one drawn node per use
+    "ranges.svg": (6, 0),  # (i*4 + j) // 4 with each node's range
+    "ranges_big.svg": (4, 0),  # (big*4) // 4, not simplified
 }
 PLOTS = ("compile_times.svg", "relu_ns.svg")
 
@@ -101,6 +107,20 @@ def test_graph_has_one_svg_node_per_uop(two_runs, name):
         if g.get("class") == "edge" and g.find(f"{SVG}path").get("stroke-dasharray")
     ]
     assert (len(nodes), len(dashed)) == GRAPHS[name]
+
+
+@needs_dot
+def test_range_figures_show_the_ranges_the_analysis_computes(two_runs):
+    texts = {
+        name: " ".join(
+            t.text or "" for t in ET.parse(two_runs[0] / name).getroot().iter(f"{SVG}text")
+        )
+        for name in ("ranges.svg", "ranges_big.svg")
+    }
+    for rng in ("[0, 60]", "[0, 63]", "[0, 15]"):  # i*4, i*4 + j, the quotient
+        assert rng in texts["ranges.svg"]
+    assert "unsafe" not in texts["ranges.svg"]
+    assert "[-2147483648, 2147483647] unsafe" in texts["ranges_big.svg"]
 
 
 def load_script():
