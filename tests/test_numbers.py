@@ -148,6 +148,23 @@ def test_proofs_lines_are_what_the_numbers_read(tmp_path):
     assert numbers["claims_total"] == numbers["claims_as_expected"] == 2
 
 
+@pytest.mark.needs_z3
+def test_split_counterexample_is_what_the_numbers_read(tmp_path):
+    claim = "(a*4+b)//4 -> a*1 + b//4, no guard"
+    produce(tmp_path, "proofs", "proofs", python(ROOT / "tests" / "proofs.py", "--only", claim))
+    numbers, failed = parsed("collect_split", tmp_path)
+    assert failed == []  # the two sides differ there, and a*4 + b leaves int32
+    assert set(keys_of("collect_split")) <= set(numbers)
+
+
+def test_chain_lines_are_what_the_numbers_read(tmp_path):
+    produce(tmp_path, "demos", "errors", python(ROOT / "demos" / "errors.py"))
+    numbers, failed = parsed("collect_chain", tmp_path)
+    assert failed == []  # the wrapped sum, kept by simplify, one ADD and one CONST per step
+    assert set(keys_of("collect_chain")) <= set(numbers)
+    assert numbers["chain_nodes"] == 2 * numbers["chain_adds"] + 1
+
+
 # ---------------------------------------------------------------------------------------------
 # The short path, the machine, the code, the full run's time
 # ---------------------------------------------------------------------------------------------
