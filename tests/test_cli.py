@@ -386,3 +386,13 @@ def test_cache_others_can_write(tmp_path):
     shared.chmod(0o777)
     result = uopc(tmp_path, "run", RELU, "1", "2", UOPC_CACHE=str(shared))
     assert_one_error_line(result, "is writable by other users")
+
+
+@pytest.mark.parametrize("name", ["exit", "abort", "_Exit", "_FuncPtr", "_handle", "int", "NAN"])
+@pytest.mark.parametrize("command", ["run", "render"])
+def test_a_call_name_that_would_lie_is_refused(tmp_path, command, name):
+    text = Path(RELU).read_text().replace("name=relu", f"name={name}")
+    path = tmp_path / "named.uop"
+    path.write_text(text)
+    result = uopc(tmp_path, command, str(path), *(["1", "2"] if command == "run" else []))
+    assert_one_error_line(result, f"uopc: render: the call's name '{name}' ")

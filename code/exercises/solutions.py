@@ -1781,7 +1781,8 @@ def ex_13_1():
             check((compiles, hits) == predicted, f"build {build}: {(compiles, hits)}")
             check(cached == (build == 2), f"build {build}: cached {cached}")
             key = runtime.cache_key(render(call), runtime.CC, runtime.CFLAGS)
-            check(sorted(os.listdir(folder)) == [f"{key}.c", f"{key}.so"], "the cache's files")
+            files = [f"{key}.c", f"{key}.so", f"{key}.so.sha256"]  # the sha256 is checked on load
+            check(sorted(os.listdir(folder)) == files, "the cache's files")
             out(
                 f"build {build}: library cached before: {cached}; "
                 f"compiles +{compiles}, hits +{hits}"
