@@ -14,7 +14,10 @@ For every page under docs/ (less what mkdocs.yml's exclude_docs leaves out):
   HTML) that has a thousands separator, a decimal point or an exponent, or is 10 or more, is
   taken for a measured figure typed by hand, unless it is a step, chapter, exercise or part
   number, a power of two or one off it, a power written 2^31, one of the constants of ALLOWED
-  below, or allowed on its page by `<!-- typed-number TOKEN: reason -->`;
+  below, or allowed on its page by `<!-- typed-number TOKEN: reason -->`. A code span is code,
+  whose numbers are its own (`x + 0.0`, `add(3.4e38, 3.4e38)`), unless it holds nothing but a
+  value: a number, `nan`, `inf` or a list of them (`16777220.0`, `[10.0, 40.0, 90.0]`). Such a
+  span quotes a result, and its numbers are held to the same rule as the prose's;
 - usage: every excerpt and every file under out/ is included or shown by some page, read by
   scripts/make_numbers.py, or listed in scripts/unused_outputs.txt with a reason.
 
@@ -63,6 +66,11 @@ PLACE = re.compile(
 )
 POWER = re.compile(r"\b\d+\s*(?:\^|\*\*)\s*\(?[-\d]+\)?")
 NUMBER = re.compile(r"(?<![\w.])(?<!\w-)(\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?)(?![\w])")
+CODE_SPAN = re.compile(r"(`+)(.+?)\1")
+# A code span that is only a value: a number (signed, with separators or an exponent), nan or
+# inf, or a bracketed list of them. Anything else in a span (a name, an operator) makes it code.
+_VALUE = r"[-+]?(?:\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?|nan|inf)"
+VALUE_SPAN = re.compile(rf"\s*[\[(]?\s*{_VALUE}(?:\s*,\s*{_VALUE})*\s*[\])]?\s*")
 # What is not prose: code spans, placeholders, comments, tags, link targets, attribute lists.
 NOT_PROSE = [
     re.compile(r"(`+).+?\1"),
@@ -160,7 +168,7 @@ class Lint:
         if INCLUDE.search(line):
             self.report(page, number, "an include inside a sentence (snippets prints it as is)")
             return
-        for token in typed_numbers(line):
+        for token in typed_numbers(line) + span_numbers(line):
             if token not in allowed:
                 self.report(
                     page,
@@ -256,11 +264,26 @@ def typed_numbers(line: str) -> list[str]:
         line = pattern.sub(" ", line)
     line = PLACE.sub(" ", line)
     line = POWER.sub(" ", line)
+    return measured_numbers(line)
+
+
+def span_numbers(line: str) -> list[str]:
+    """The measured-looking numbers of the code spans of a line that hold only a value."""
     found = []
-    for match in NUMBER.finditer(line):
+    for match in CODE_SPAN.finditer(line):
+        if VALUE_SPAN.fullmatch(match.group(2)):
+            found += measured_numbers(match.group(2))
+    return found
+
+
+def measured_numbers(text: str) -> list[str]:
+    """The numbers of text that look measured: a separator, a point, an exponent, or >= 10,
+    less the constants of ALLOWED and the powers of two (and one off them)."""
+    found = []
+    for match in NUMBER.finditer(text):
         token = match.group(1).rstrip(",")
         start = match.start(1)
-        signed = "-" + token if start and line[start - 1] == "-" else token
+        signed = "-" + token if start and text[start - 1] == "-" else token
         if token in ALLOWED or signed in ALLOWED or token in POWERS:
             continue
         plain = token.replace(",", "")

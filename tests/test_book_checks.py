@@ -115,6 +115,8 @@ LINT_FAULTS = [  # (what, text to replace in the page, replacement, expected in 
     ("line range", "excerpts/uopc/mod/double.py", "uopc/mod.py:1:3", "line range"),
     ("missing section", "excerpts/uopc/mod/double.py", "uopc/mod.py:triple", "0 start"),
     ("no title", 'python title="uopc/mod.py: double"', "python", 'needs title="..."'),
+    ("value in a code span", "{{ n.lines }} lines", "`16777220.0` lines", "16777220.0 is typed"),
+    ("list in a code span", "{{ n.lines }} lines", "`[10.0, 40.0]` lines", "10.0 is typed"),
 ]
 
 
@@ -136,6 +138,15 @@ def test_lint_allows_a_number_its_page_allows(book):
     page = book / "docs" / "short" / "one.md"
     page.write_text(page.read_text() + "\n<!-- typed-number 1e8: the program's input -->\n")
     assert lint(book).returncode == 0
+
+
+@pytest.mark.parametrize(
+    "span", ["`add(3.4e38, 3.4e38)`", "`x = 2147483647`", "`-0.0`", "`nan`", "`x*0.0 -> 0.0`"]
+)
+def test_lint_leaves_code_in_a_code_span_alone(book, span):
+    plant(book / "docs" / "short" / "one.md", "{{ n.lines }} lines", f"{span} lines")
+    done = lint(book)
+    assert done.returncode == 0, done.stdout
 
 
 def test_lint_catches_an_empty_include_and_an_unused_output(book):
