@@ -340,6 +340,7 @@ def demo_fma(folder: str):
 # ---------------------------------------------------------------------------------------------
 
 
+# --8<-- [start:relu]
 def demo_relu():
     block("demo8")
     print("demo 8: relu end to end")
@@ -354,6 +355,9 @@ def demo_relu():
         interpreted = evaluate(relu.src[0], dict(enumerate(arguments)))
         print(f"relu{arguments}: compiled {c_value}, evaluate {interpreted}")
         claim(same(c_value, expected) and same(interpreted, expected), f"demo 8: relu{arguments}")
+
+
+# --8<-- [end:relu]
 
 
 def main() -> int:

@@ -6,13 +6,15 @@ Graphs, drawn by Graphviz (`dot -Tsvg`) from the real UOp graphs through `python
 `to_dot`: relu.svg, sharing.svg, index_before.svg, index_after.svg, bump.svg, chain_before.svg,
 chain_after.svg, shared_graph.svg, ranges.svg and ranges_big.svg (each integer node's range under
 its label); shared_tree.svg is the graph of shared_graph.svg written out as a tree.
+The pipeline of chapter 1, pipeline.svg, shows the size of each stage counted from uopc/
+(transparent background, dark text on light boxes and mid-tone arrows: it reads on both themes).
 Plots, drawn by matplotlib from the benchmark's data (default out/bench/bench.json):
 compile_times.svg and relu_ns.svg. Until the benchmark has run, the plots are skipped with a
 note; a --data file that is missing or malformed is an error.
 
 Byte stability: the graph ids and labels come from toposort order; Graphviz's comment naming its
 version is removed (a new version that draws the same picture must not make it stale);
-matplotlib gets a fixed hash salt and no date or creator in the metadata. Every figure has a
+matplotlib gets a fixed hash salt and no date or creator in the metadata. Every other figure has a
 white background with dark strokes, so it reads the same on the light and the dark page theme.
 """
 
@@ -137,6 +139,67 @@ def draw_graph(root, path: Path) -> None:
 
 
 # ---------------------------------------------------------------------------------------------
+# The pipeline of chapter 1
+# ---------------------------------------------------------------------------------------------
+
+# Each stage: its id, its title and the modules of uopc/ that make it up, in reading order.
+STAGES = (
+    ("build", "1 build the graph", ("ops", "dtypes", "uop")),
+    ("simplify", "2 simplify it", ("rewrite", "symbolic", "fold")),
+    ("render", "3 write C", ("render",)),
+    ("runtime", "4 compile, load, call", ("runtime",)),
+)
+# Below the chain, one under each stage: what that stage leans on or is checked against.
+HELPERS = (
+    ("textfmt", "text format", ("textfmt",), "build"),
+    ("contract", "the contract", ("semantics",), "simplify"),
+    ("memory", "5 memory", ("builder",), "render"),
+    ("interp", "reference interpreter", ("interp",), "runtime"),
+)
+BOX = 'shape=box, style="rounded,filled", fillcolor="#e8eaf6", color="#5c6bc0", fontcolor="#1a237e"'
+ARROW = "#7986cb"  # a mid-tone: visible on the white page and on the dark one
+
+
+def module_lines(stem: str) -> int:
+    """Lines of uopc/<stem>.py, counted as make_numbers.py counts them (lines_<stem>)."""
+    return len((ROOT / "uopc" / f"{stem}.py").read_text(encoding="utf-8").splitlines())
+
+
+def stage_label(title: str, stems: tuple) -> str:
+    files = ", ".join(f"{stem}.py" for stem in stems)
+    total = sum(module_lines(stem) for stem in stems)
+    return f"{title}\\n{files}\\n{total:,} lines"
+
+
+def pipeline_dot() -> str:
+    lines = [
+        "digraph pipeline {",
+        "  graph [bgcolor=transparent, rankdir=LR, nodesep=0.35, ranksep=0.45];",
+        f'  node [{BOX}, fontname="Helvetica", fontsize=12, margin="0.15,0.08"];',
+        f'  edge [color="{ARROW}", arrowsize=0.8, penwidth=1.4];',
+    ]
+    for name, title, stems in STAGES:
+        lines.append(f'  {name} [label="{stage_label(title, stems)}", penwidth=1.6];')
+    for name, title, stems, stage in HELPERS:
+        label = stage_label(title, stems)
+        lines.append(f'  {name} [label="{label}", style="rounded,filled,dashed"];')
+        lines.append(f"  {{ rank=same; {stage}; {name}; }}")
+    for (first, *_), (second, *_) in zip(STAGES[:-1], STAGES[1:], strict=True):
+        lines.append(f"  {first} -> {second};")
+    for name, _, _, stage in HELPERS:
+        lines.append(f"  {name} -> {stage} [style=dashed, arrowhead=empty];")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def draw_pipeline(path: Path) -> None:
+    done = subprocess.run(["dot", "-Tsvg"], input=pipeline_dot(), capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"make_figures: dot failed on {path.name}: {done.stderr.strip()}")
+    path.write_text(GENERATOR_COMMENT.sub("", done.stdout), encoding="utf-8")
+
+
+# ---------------------------------------------------------------------------------------------
 # The plots
 # ---------------------------------------------------------------------------------------------
 
@@ -241,8 +304,9 @@ def main(argv=None) -> None:
     args.out.mkdir(parents=True, exist_ok=True)
     for name, build in GRAPHS.items():
         draw_graph(build(), args.out / name)
+    draw_pipeline(args.out / "pipeline.svg")
     plots = draw_plots(args.data or DEFAULT_DATA, args.data is not None, args.out)
-    for name in [*GRAPHS, *plots]:
+    for name in [*GRAPHS, "pipeline.svg", *plots]:
         print(f"wrote {name}")
 
 
