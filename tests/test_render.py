@@ -101,7 +101,7 @@ shared = x * y
 STATEMENTS = [
     ("relu", value_call((x * y + 1.0).max(0.0), F32, F32), [
         "  float v0 = p0 * p1;", "  float v1 = v0 + 1.0f;",
-        "  float v2 = (v1 > 0.0f) ? v1 : 0.0f;", "  return v2;"]),
+        "  float v2 = (v1 - 0.0f > 0.0f) ? v1 : 0.0f;", "  return v2;"]),
     ("sub", value_call(x - y, F32, F32), [
         "  float v0 = -p1;", "  float v1 = p0 + v0;", "  return v1;"]),
     ("floordiv", value_call(i // j, I32, I32), [
@@ -129,7 +129,7 @@ STATEMENTS = [
         "  float v0 = 1.0f / p0;", "  float v1 = exp2f(v0);", "  float v2 = log2f(v1);",
         "  return v2;"]),
     ("compare", value_call(x.lt(y).ne(True), F32, F32), [
-        "  bool v0 = p0 < p1;", "  bool v1 = v0 != true;", "  return v1;"]),
+        "  bool v0 = p0 - p1 < 0.0f;", "  bool v1 = v0 != true;", "  return v1;"]),
     ("cast f32 -> i32", value_call(x.cast(I32), F32), [
         "  int32_t v0 = f32_to_i32(p0);", "  return v0;"]),
     ("cast f32 -> bool", value_call(x.cast(BOOL), F32), [
@@ -359,12 +359,23 @@ def test_ops_on_literal_operands():
             assert same(expected, value), (op.name, src_dtype, a, b, expected, value)
 
 
-# Nested float MAX and its WHERE form: clang 14 at -O2, without -ffp-exception-behavior=maytrap,
-# folds max(max(0.0, x), 0.0) to max(0.0, x), which gives -0.0 at x = -0.0 (the contract: 0.0).
+# Nested float MAX and its WHERE forms: clang 14 at -O1 and above, given `(a > b) ? a : b` and
+# `(x < 0.0f) ? 0.0f : x`, folds max(max(0.0, x), 0.0) to max(0.0, x), which gives -0.0 at
+# x = -0.0 (the contract: 0.0); "where, two tie sides" is the same fold through CMPLT and WHERE.
+# The renderer's `_max` and `_cmplt` are what stop it.
+F_ZERO = UOp.const(0.0)
+
+
+def _where_two_tie_sides(x):
+    inner = x.lt(F_ZERO).where(0.0, x)  # x at a tie: -0.0 stays -0.0
+    return F_ZERO.lt(inner).where(inner, 0.0)  # 0.0 at a tie
+
+
 NESTED_MAX = [
-    ("max(max(0,x),0)", lambda x: UOp.const(0.0).max(x).max(0.0)),
+    ("max(max(0,x),0)", lambda x: F_ZERO.max(x).max(0.0)),
     ("max(max(x,0),0)", lambda x: x.max(0.0).max(0.0)),
-    ("where form", lambda x: x.lt(UOp.const(0.0)).where(0.0, x).lt(UOp.const(0.0)).where(0.0, x)),
+    ("where form", lambda x: x.lt(F_ZERO).where(0.0, x).lt(F_ZERO).where(0.0, x)),
+    ("where, two tie sides", _where_two_tie_sides),
 ]
 
 

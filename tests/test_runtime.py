@@ -73,7 +73,6 @@ def test_settings():
     assert runtime.CC == "clang"
     assert runtime.CFLAGS == [
         "-O2", "-fwrapv", "-ffp-contract=off", "-fno-fast-math", "-std=c11", "-shared", "-fPIC",
-        "-ffp-exception-behavior=maytrap",  # beyond the book: see uopc/runtime.py
     ]  # fmt: skip
     assert set(runtime.STATS) == {"compiles", "hits", "compile_seconds"}
 

@@ -25,14 +25,9 @@ from .uop import UOp
 CC = "clang"
 # -fwrapv: int overflow wraps; -ffp-contract=off: no fused multiply-add (one rounding, not two);
 # -fno-fast-math: no value-changing float rewrites. No -march=native: the cache may be shared.
-# -ffp-exception-behavior=maytrap (beyond the book): without it clang 14 and 19 at -O1 and above
-# fold max(max(0.0, x), 0.0) to max(0.0, x), which is -0.0 at x = -0.0 where the contract says
-# 0.0 (found by the memory layer; tests/test_render.py keeps the case). With it, clang may no
-# longer treat float compares as freely movable, and that folding stops.
-CFLAGS = [
-    "-O2", "-fwrapv", "-ffp-contract=off", "-fno-fast-math", "-std=c11", "-shared", "-fPIC",
-    "-ffp-exception-behavior=maytrap",
-]  # fmt: skip
+# Float max is rendered so that clang cannot fold nested ones (render.py, `_max`), not by
+# -ffp-exception-behavior=maytrap, which also stopped the loop vectoriser.
+CFLAGS = ["-O2", "-fwrapv", "-ffp-contract=off", "-fno-fast-math", "-std=c11", "-shared", "-fPIC"]
 
 
 def default_cache_dir() -> str:

@@ -1657,7 +1657,7 @@ def ex_12_2():
     body = UOp.const(0.0).max(x)
     call = call_of(body, [UOp.const(0.0)], "clamp")
     (statement,) = function_lines(render(call), "clamp")[1:2]
-    check(statement == "  float v0 = (0.0f > p0) ? 0.0f : p0;", f"{statement}")
+    check(statement == "  float v0 = (0.0f - p0 > 0.0f) ? 0.0f : p0;", f"{statement}")
     compiled, contract = Program(call)(math.nan), evaluate(body, {0: math.nan})
     check(same(compiled, contract) and math.isnan(contract), f"C {compiled}, contract {contract}")
     fmaxf = c_function(
@@ -2397,7 +2397,6 @@ def ex_16_3():
         "-fno-fast-math": "float rewrites that change results (regrouping, nan, zero signs)",
         "-std=c11": "a C dialect that changes with the compiler's default",
         "-shared": "nothing: it makes the library ctypes loads (tinygrad loads objects itself)",
-        "-ffp-exception-behavior=maytrap": "clang folding nested float compares (max(max(0,x),0))",
     }
     check(set(only_ours) <= set(why), f"flags with no reason given: {set(only_ours) - set(why)}")
     check(both, "no flag in common")
