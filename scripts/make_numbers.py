@@ -230,6 +230,43 @@ def collect_counts(out: Path) -> None:
         expect(integer(match[1]) == total, "out/tests/summary.txt: total differs from counts.txt")
 
 
+# The figures the layers record with counting.figure, taken as they are.
+FIGURES = (
+    "ulp_max_exp2_numpy", "ulp_max_exp2_c", "ulp_max_log2_numpy", "ulp_max_log2_c",
+    "special_programs_changed", "special_programs_built",
+    "exhaustive_programs_changed", "exhaustive_programs_built",
+    "range_checks", "range_checks_safe",
+    "fast_counterexamples", "fast_first_counterexample", "zerodiv_divisions",
+)  # fmt: skip
+
+
+def collect_figures(out: Path) -> None:
+    """The FIGURE lines of out/tests/counts.txt (tests/counting.py): ulp_max_exp2_numpy,
+    ulp_max_exp2_c, ulp_max_log2_numpy, ulp_max_log2_c (the largest ulp gap of EXP2 and LOG2
+    against NumPy and against the C reference); special_programs_changed and
+    special_programs_built, exhaustive_programs_changed and exhaustive_programs_built (programs
+    that simplify changed, of those built); range_checks and range_checks_safe (of them, the
+    checks on nodes marked safe); fast_counterexamples and fast_first_counterexample (text: the
+    seed, the inputs and both values); zerodiv_divisions; rules_never_fired and
+    rules_never_fired_names (text: the default matcher's rules that fired in none of the
+    pipeline layers, joined by ", ", or "none")."""
+    text = read(out, "tests/counts.txt")
+    figures = {}
+    for key, value in re.findall(r"^FIGURE (\S+) (.*)$", text, re.MULTILINE):
+        figures[key] = json.loads(value)
+    for key in FIGURES:
+        if key in figures:
+            put(key, figures[key])
+    absent = [key for key in FIGURES if key not in figures]
+    expect(not absent, f"out/tests/counts.txt: no FIGURE line for {', '.join(absent)}")
+    fired = [set(v) for k, v in figures.items() if k.startswith("rules_fired_")]
+    if "rules_default" not in figures or not fired:
+        raise ValueError("out/tests/counts.txt: no FIGURE lines for the rules that fired")
+    never = [name for name in figures["rules_default"] if not any(name in f for f in fired)]
+    put("rules_never_fired", len(never))
+    put("rules_never_fired_names", ", ".join(never) if never else "none")
+
+
 def collect_pytest(out: Path) -> None:
     """tests_passed, tests_seconds (the full test run's wall time, as pytest reports it)."""
     text = read(out, "tests/pytest.txt")
@@ -476,6 +513,7 @@ COLLECTORS = [
     collect_code,
     collect_short,
     collect_counts,
+    collect_figures,
     collect_pytest,
     collect_proofs,
     collect_mutants,

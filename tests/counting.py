@@ -5,8 +5,13 @@ the number of checks it made. `report` prints the machine-readable line
 `COUNT <group> <layer> <n>` and, when `UOPC_COUNTS` names a file, appends the same line
 there, because pytest captures standard output; `scripts/summary.py` adds up those lines,
 so no count is ever typed by hand.
+
+A figure the chapters quote that is not a check count (programs changed, the largest ulp gap,
+the first fast-math counterexample) goes the same way through `figure(key, value)`: the line
+`FIGURE <key> <value as JSON>`, in the same file, which scripts/make_numbers.py reads.
 """
 
+import json
 import os
 
 GROUPS = ("semantics-numpy", "semantics-c", "unit", "pipeline", "memory")
@@ -27,7 +32,19 @@ def report(group: str, layer: str, checks: int) -> str:
         raise ValueError(f"unknown group {group!r}; expected one of {GROUPS}")
     if checks <= 0:
         raise AssertionError(f"layer {layer} made no checks")
-    line = f"COUNT {group} {layer} {checks}"
+    return _record(f"COUNT {group} {layer} {checks}")
+
+
+def figure(key: str, value) -> str:
+    """Print and record one figure (a number, a string or a list of strings) under key."""
+    if not key.replace("_", "").isalnum() or not key.islower():
+        raise ValueError(f"figure key {key!r} is not snake_case")
+    return _record(f"FIGURE {key} {json.dumps(value, ensure_ascii=False)}")
+
+
+def _record(line: str) -> str:
+    if "\n" in line:
+        raise ValueError(f"a count or figure line holds a line break: {line!r}")
     print(line)
     path = os.environ.get("UOPC_COUNTS")
     if path:

@@ -132,6 +132,29 @@ def test_counts_are_what_the_numbers_read(tmp_path):
     assert numbers["checks_pipeline_fold"] > 0 and numbers["checks_unit"] > 0
 
 
+def test_figures_are_what_the_numbers_read(tmp_path):
+    """The FIGURE lines the layers write beside their counts (UOPC_COUNTS): every key of
+    collect_figures from a real quick run of the layers that write them."""
+    counts = tmp_path / "raw_counts.txt"
+    env = dict(child_env(), UOPC_COUNTS=str(counts))
+    command = python("-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "2")
+    for layer in ("special", "exhaustive", "fast", "ranges", "zerodiv", "semantics"):
+        command += ["--layer", layer]
+    command += [ROOT / "tests" / "test_pipeline.py", ROOT / "tests" / "test_semantics.py"]
+    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout[-2000:]
+    produce(tmp_path, "tests", "counts", ["sort", str(counts)])
+    numbers, failed = parsed("collect_figures", tmp_path)
+    assert failed == []
+    assert set(keys_of("collect_figures")) <= set(numbers)
+    assert numbers["special_programs_changed"] <= numbers["special_programs_built"]
+    assert numbers["range_checks_safe"] <= numbers["range_checks"]
+    assert numbers["fast_counterexamples"] > 0
+    assert numbers["fast_first_counterexample"].startswith("seed ")
+    # five layers ran: the rules that fired in none of them
+    assert numbers["rules_never_fired"] == len(numbers["rules_never_fired_names"].split(", "))
+
+
 def test_pytest_line_is_what_the_numbers_read(tmp_path):
     """pytest's last line, with the options run_all.sh gives it (-n 2, no -q)."""
     command = python("-m", "pytest", "-n", "2", "-p", "no:cacheprovider")

@@ -383,12 +383,22 @@ SPECIAL_VALUES = {I32: SPECIAL_INT, F32: SPECIAL_FLOAT, BOOL: (False, True)}
 
 
 def special_inputs(r, params, count) -> list:
-    """Inputs made of special values only: all combinations if they fit, else a seeded sample."""
+    """count inputs built around the special values: every combination of them first (a seeded
+    sample when there are more than count), then, up to count, inputs whose every value is a
+    special one or a random one (common.rand_value, itself a mix) at even odds, so that one
+    float parameter, with its few special values, still gets count inputs. A program without
+    parameters has one input: a second would repeat it."""
     combinations = list(itertools.product(*(SPECIAL_VALUES[p.dtype] for p in params)))
     if len(combinations) > count:
         combinations = r.sample(combinations, count)
+    while params and len(combinations) < count:
+        combinations.append(tuple(special_or_random(r, p.dtype) for p in params))
     slots = [p.arg.slot for p in params]
     return [dict(zip(slots, values, strict=True)) for values in combinations]
+
+
+def special_or_random(r, dtype):
+    return r.choice(SPECIAL_VALUES[dtype]) if r.random() < 0.5 else common.rand_value(r, dtype)
 
 
 def layer_special(programs=None, inputs=None) -> int:
@@ -405,7 +415,9 @@ def layer_special(programs=None, inputs=None) -> int:
         changed += 1
         for env in special_inputs(r, params, inputs):
             checks += compare_values("special", seed, root, simpler, env)
-    print(f"special: {changed} of {programs} programs changed by simplify")
+    print(f"special: {changed} of {programs} programs changed by simplify; {checks} checks")
+    counting.figure("special_programs_changed", changed)
+    counting.figure("special_programs_built", programs)
     return checks
 
 
@@ -436,7 +448,9 @@ def layer_exhaustive(programs=None) -> int:
         root, _ = gen_index_program(random.Random(seed), EXHAUSTIVE_RANGES)
         made, was_changed = compare_on_points("exhaustive", seed, root, EXHAUSTIVE_POINTS)
         checks, changed = checks + made, changed + was_changed
-    print(f"exhaustive: {changed} of {programs} programs changed by simplify")
+    print(f"exhaustive: {changed} of {programs} programs changed by simplify; {checks} checks")
+    counting.figure("exhaustive_programs_changed", changed)
+    counting.figure("exhaustive_programs_built", programs)
     return checks
 
 
@@ -461,6 +475,8 @@ def layer_fast(programs=None, inputs=None) -> int:
     problem = value_problem(env, fast_math=True)
     small = shrink(root, lambda u: problem(u) is not None)
     print(f"fast: first at seed {seed}, inputs {env}: {problem(root)}\n{text_of(root)}")
+    counting.figure("fast_counterexamples", len(found))
+    counting.figure("fast_first_counterexample", f"seed {seed}, inputs {env}: {problem(root)}")
     print(f"fast: shrunk to {len(small.toposort())} nodes: {problem(small)}\n{text_of(small)}")
     return checks
 
@@ -471,11 +487,12 @@ BOUNDARY = (
     2**30 - 1, 2**30, 2**30 + 1, INT_MAX - 1, INT_MAX,
 )  # fmt: skip
 WIDE_RANGES = ((INT_MIN, INT_MAX), (0, 2**30), (-(2**30), 2**29), (0, INT_MAX))
-RANDOM_POINTS = 8  # per program, beside the boundary grid
+POINTS = (60, 400)  # (quick, full) inputs per program at least: the grid, then random ones
 
 
 def overflow_points(r, params) -> list:
-    """Every combination of boundary values clamped to each range, and a few random points."""
+    """Every combination of boundary values clamped to each range, then random points up to
+    POINTS, each value a boundary value (clamped) or a random one of the range at even odds."""
     columns = []
     for p in params:
         lo, hi = p.arg.vmin, p.arg.vmax
@@ -483,8 +500,9 @@ def overflow_points(r, params) -> list:
         columns.append(sorted({min(max(v, lo), hi) for v in BOUNDARY}))
     slots = [p.arg.slot for p in params]
     points = [dict(zip(slots, vs, strict=True)) for vs in itertools.product(*columns)]
-    for _ in range(RANDOM_POINTS):
-        points.append({p.arg.slot: r.randint(p.arg.vmin, p.arg.vmax) for p in params})
+    for _ in range(max(counting.size(*POINTS) - len(points), 0) if params else 0):
+        values = [r.choice(c) if r.random() < 0.5 else r.randint(c[0], c[-1]) for c in columns]
+        points.append(dict(zip(slots, values, strict=True)))
     return points
 
 
@@ -525,7 +543,7 @@ def layer_overflow(programs=None) -> int:
         changed += any(part is root for part, _ in parts)
         for env in overflow_points(r, params):
             checks += compare_parts(seed, root, parts, env)
-    print(f"overflow: {changed} of {programs} programs changed by simplify")
+    print(f"overflow: {changed} of {programs} programs changed by simplify; {checks} checks")
     return checks
 
 
@@ -613,6 +631,8 @@ def layer_ranges(programs=None, inputs=None) -> int:
             checks += in_range + on_safe
             safe_checks += on_safe
     print(f"ranges: {checks} checks, {safe_checks} of them on safe nodes")
+    counting.figure("range_checks", checks)
+    counting.figure("range_checks_safe", safe_checks)
     return checks
 
 
@@ -991,6 +1011,7 @@ def layer_zerodiv(grid=None) -> int:
             )
             print(message)
             raise LayerFailure(message)
+    counting.figure("zerodiv_divisions", len(jobs))
     return len(jobs)
 
 
@@ -999,61 +1020,73 @@ def layer_zerodiv(grid=None) -> int:
 # ---------------------------------------------------------------------------------------------
 
 
+def report_layer(name, layer) -> None:
+    """Run a layer, record its count and the default matcher's rules that fired in it.
+
+    pytest's workers each run some of the layers, so the rules that fired in no layer are
+    worked out from these lines (scripts/make_numbers.py), not in any one process."""
+    before = collections.Counter(default.fired)
+    counting.report("pipeline", name, layer())
+    fired = default.fired - before
+    counting.figure("rules_default", [r.name for r in default.rules])
+    counting.figure(f"rules_fired_{name}", [r.name for r in default.rules if fired[r.name]])
+
+
 @pytest.mark.layer("hash")
 def test_hash():
-    counting.report("pipeline", "hash", layer_hash())
+    report_layer("hash", layer_hash)
 
 
 @pytest.mark.layer("sound")
 def test_rewrites_sound():
-    counting.report("pipeline", "sound", layer_sound())
+    report_layer("sound", layer_sound)
 
 
 @pytest.mark.layer("special")
 def test_special():
-    counting.report("pipeline", "special", layer_special())
+    report_layer("special", layer_special)
 
 
 @pytest.mark.layer("exhaustive")
 def test_exhaustive():
-    counting.report("pipeline", "exhaustive", layer_exhaustive())
+    report_layer("exhaustive", layer_exhaustive)
 
 
 @pytest.mark.layer("fast")
 def test_fast_math_unsound():
-    counting.report("pipeline", "fast", layer_fast())
+    report_layer("fast", layer_fast)
 
 
 @pytest.mark.layer("overflow")
 def test_overflow():
-    counting.report("pipeline", "overflow", layer_overflow())
+    report_layer("overflow", layer_overflow)
 
 
 @pytest.mark.layer("ranges")
 def test_ranges():
-    counting.report("pipeline", "ranges", layer_ranges())
+    report_layer("ranges", layer_ranges)
 
 
 @pytest.mark.layer("fold")
 def test_fold_run():
-    counting.report("pipeline", "fold", layer_fold())
+    report_layer("fold", layer_fold)
 
 
 @pytest.mark.layer("text")
 def test_text():
-    counting.report("pipeline", "text", layer_text())
+    report_layer("text", layer_text)
 
 
 @pytest.mark.layer("render")
 @pytest.mark.needs_clang
 def test_render_vs_interp():
-    counting.report("pipeline", "render", layer_render())
+    report_layer("render", layer_render)
 
 
 @pytest.mark.layer("zerodiv")
 @pytest.mark.needs_clang
 def test_render_zero_divisor():
-    counting.report("pipeline", "zerodiv", layer_zerodiv())
+    report_layer("zerodiv", layer_zerodiv)
 
 
 # The shrinker itself: a failure report is only as good as the program it shows.
@@ -1131,7 +1164,7 @@ def main(argv) -> int:
             continue
         start, cpu = time.perf_counter(), time.process_time()
         try:
-            counting.report("pipeline", name, LAYERS[name]())
+            report_layer(name, LAYERS[name])
         except LayerFailure:
             failed.append(name)  # the report is printed already
         except Exception as error:
