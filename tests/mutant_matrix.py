@@ -30,15 +30,12 @@ cache key, say, is none of the layers' business; P catches it).
 """
 
 import argparse
-import concurrent.futures
 import contextlib
 import importlib
 import io
-import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -145,8 +142,7 @@ def run_layers(mutant, letters: str, full: bool, others: list[str] | None = None
     import mutants
 
     start = time.perf_counter()
-    root = Path(tempfile.mkdtemp(prefix="uopc-matrix-"))
-    try:
+    with mutants.private_folder("uopc-matrix-") as root:
         try:
             copy = mutants.make_copy(mutant, root)
         except ValueError as error:
@@ -156,14 +152,8 @@ def run_layers(mutant, letters: str, full: bool, others: list[str] | None = None
         while todo:
             command = [sys.executable, str(Path(__file__).resolve()), "--child", todo]
             try:
-                done = subprocess.run(
-                    command,
-                    cwd=root,
-                    env=env,
-                    capture_output=True,
-                    text=True,
-                    timeout=LAYER_TIMEOUT * len(todo) + 120,
-                )
+                timeout = LAYER_TIMEOUT * len(todo) + 120
+                done = mutants.run_child(command, timeout, cwd=root, env=env)
                 stdout, status = done.stdout, done.returncode
             except subprocess.TimeoutExpired as expired:
                 stdout, status = expired.stdout or "", "a time-out"
@@ -193,8 +183,6 @@ def run_layers(mutant, letters: str, full: bool, others: list[str] | None = None
             caught = other["verdict"] == "caught"
             cells[OTHER[0]] = (caught, other["seconds"], other["detail"] if caught else "")
         return {"cells": cells, "error": error, "seconds": time.perf_counter() - start}
-    finally:
-        shutil.rmtree(root, ignore_errors=True)
 
 
 def job(args) -> dict:
@@ -269,8 +257,7 @@ def main(argv=None) -> int:
     others = other_files()  # listed once: a file added during the run cannot count
     jobs = [(m, letters, options.full, others) for m in (None, mutants.CONTROL)]
     jobs += [(mutant, letters, options.full, others) for _, mutant in chosen]
-    with concurrent.futures.ProcessPoolExecutor(max_workers=options.workers) as pool:
-        results = list(pool.map(job, jobs))
+    results = mutants.run_pool(job, jobs, options.workers)
     baseline, control, results = results[0], results[1], results[2:]
 
     problems = []
@@ -319,4 +306,13 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
+    if "--child" not in sys.argv:  # the child dies with its parent's copy; the parent cleans up
+        import mutants
+
+        mutants.clean_up_on_signals()
+        try:
+            sys.exit(main())
+        except mutants.Terminated as stop:
+            print(f"mutant_matrix.py: {stop}; the private copies are removed", file=sys.stderr)
+            sys.exit(128 + signal.SIGTERM)
     sys.exit(main())

@@ -34,8 +34,11 @@ imports `uopc` at module level, so the plugin never imports the package before t
 
 import argparse
 import concurrent.futures
+import contextlib
+import multiprocessing
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -57,7 +60,7 @@ NOT_RUN = ("test_mutants.py",)  # the planted-bug tests themselves
 # part of the package is wrong; `--all-files` runs them too.
 BOOK_FILES = (
     "test_bench.py", "test_book_checks.py", "test_demos.py", "test_exercises.py",
-    "test_figures.py", "test_proofs.py", "test_summary.py",
+    "test_figures.py", "test_numbers.py", "test_proofs.py", "test_summary.py",
 )  # fmt: skip
 TIMEOUT = 1800  # seconds for one pytest run; the quick suite takes about one minute
 
@@ -231,6 +234,117 @@ CONTROL = Mutant(
 
 
 # ---------------------------------------------------------------------------------------------
+# A killed run cleans up: SIGTERM becomes an exception, so every `finally` runs
+# ---------------------------------------------------------------------------------------------
+
+
+class Terminated(BaseException):
+    """SIGTERM (or SIGINT) arrived. A BaseException, so that no `except Exception` eats it."""
+
+
+HOLD = {"depth": 0, "pending": None}  # while depth > 0, a stop waits in pending
+
+
+def _terminated(signum, frame):
+    if HOLD["depth"]:
+        HOLD["pending"] = signum
+        return
+    raise Terminated(f"stopped by {signal.Signals(signum).name}")
+
+
+def _release() -> None:
+    HOLD["depth"] -= 1
+    if not HOLD["depth"] and HOLD["pending"]:
+        signum, HOLD["pending"] = HOLD["pending"], None
+        _terminated(signum, None)
+
+
+@contextlib.contextmanager
+def private_folder(prefix: str):
+    """A temporary folder, removed however the block ends. A stop that arrives while it is
+    made or removed waits until that is done: no folder is left made but not yet owned by the
+    `finally`, or half removed."""
+    HOLD["depth"] += 1
+    root = Path(tempfile.mkdtemp(prefix=prefix))
+    try:
+        _release()  # a stop that arrived meanwhile is raised here, inside the `try`
+        yield root
+    finally:
+        HOLD["depth"] += 1
+        try:
+            shutil.rmtree(root, ignore_errors=True)
+        finally:
+            _release()
+
+
+def clean_up_on_signals() -> None:
+    """In the parent and in every pool worker: a SIGTERM unwinds the stack, so run_child
+    stops its child and the `finally` of run_suite or run_layers removes the private copy.
+    (The working tree is never edited, so there is nothing of it to restore.)"""
+    signal.signal(signal.SIGTERM, _terminated)
+    signal.signal(signal.SIGINT, _terminated)
+
+
+def run_pool(function, jobs: list, workers: int) -> list:
+    """function over jobs in a pool of worker processes, results in order. When the parent is
+    stopped, each worker is sent SIGTERM in turn and waited for, so that each one removes its
+    copy before the parent exits (a signal sent to the whole process group does the same)."""
+    pool = concurrent.futures.ProcessPoolExecutor(workers, initializer=clean_up_on_signals)
+    try:
+        return list(pool.map(_worker_job, [(function, job) for job in jobs]))
+    except Terminated:
+        for worker in multiprocessing.active_children():
+            worker.terminate()
+        for worker in multiprocessing.active_children():
+            worker.join(timeout=60)
+        raise
+    finally:
+        pool.shutdown(wait=False)
+
+
+def run_child(command: list[str], timeout: float, **options) -> subprocess.CompletedProcess:
+    """subprocess.run with capture_output and text, the child in a process group of its own:
+    stopped or timed out, the whole group gets SIGTERM (then SIGKILL), so that what the child
+    started (a nested harness run by a test, clang) goes with it and cleans up after itself."""
+    with subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True, **options,
+    ) as child:  # fmt: skip
+        try:
+            stdout, stderr = child.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:  # with what the child printed before it was stopped
+            stdout, stderr = stop_group(child)
+            raise subprocess.TimeoutExpired(command, timeout, stdout, stderr) from None
+        except BaseException:
+            stop_group(child)
+            raise
+    return subprocess.CompletedProcess(command, child.returncode, stdout, stderr)
+
+
+def stop_group(child: subprocess.Popen) -> tuple[str, str]:
+    """SIGTERM to the child's process group, SIGKILL if it is still there after 30 s; the
+    output the child printed."""
+    for signum in (signal.SIGTERM, signal.SIGKILL):
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(child.pid, signum)
+        try:
+            return child.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            continue
+    return "", ""
+
+
+def _worker_job(args):
+    """In a worker: one job; stopped, the worker ends (its copy removed on the way out) instead
+    of reporting the stop as the job's result and taking the next job."""
+    function, job = args
+    try:
+        return function(job)
+    except Terminated:
+        os._exit(128 + signal.SIGTERM)
+
+
+# ---------------------------------------------------------------------------------------------
 # Applying a mutant to a private copy
 # ---------------------------------------------------------------------------------------------
 
@@ -305,8 +419,7 @@ def run_suite(
 
     skip: node ids to deselect (the baseline's failures). stop_first: pytest -x."""
     start = time.perf_counter()
-    root = Path(tempfile.mkdtemp(prefix="uopc-mutant-"))
-    try:
+    with private_folder("uopc-mutant-") as root:
         try:
             copy = make_copy(mutant, root)
         except ValueError as error:
@@ -318,14 +431,7 @@ def run_suite(
         command += [*(["--full"] if full else []), *files]
         extra = {"UOPC_MUTANT_PROBE": str(probe), "UOPC_MUTANT_SKIP": str(skipfile)}
         try:
-            done = subprocess.run(
-                command,
-                cwd=root,
-                env=child_env(root, full, extra),
-                capture_output=True,
-                text=True,
-                timeout=TIMEOUT,
-            )
+            done = run_child(command, TIMEOUT, cwd=root, env=child_env(root, full, extra))
         except subprocess.TimeoutExpired:
             return verdict("ERROR", f"pytest ran longer than {TIMEOUT} s", start)
         lines = probe.read_text(encoding="utf-8").splitlines() if probe.exists() else []
@@ -349,8 +455,6 @@ def run_suite(
             return verdict("survived", "every test passed", start)
         tail = " | ".join((done.stdout + done.stderr).strip().splitlines()[-3:])
         return verdict("ERROR", f"pytest exited with {done.returncode}: {tail}", start)
-    finally:
-        shutil.rmtree(root, ignore_errors=True)
 
 
 def verdict(name, detail, start, failed=(), nodes=()):
@@ -476,8 +580,7 @@ def main(argv=None) -> int:
     first = not options.every_catch
     jobs = [] if options.no_control else [(CONTROL, files, options.full, skip, first)]
     jobs += [(mutant, files, options.full, skip, first) for _, mutant in chosen]
-    with concurrent.futures.ProcessPoolExecutor(max_workers=options.workers) as pool:
-        results = list(pool.map(run_one, jobs))
+    results = run_pool(run_one, jobs, options.workers)
     control_ok = True
     if not options.no_control:
         control = results.pop(0)
@@ -497,4 +600,9 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    clean_up_on_signals()
+    try:
+        sys.exit(main())
+    except Terminated as stop:
+        print(f"mutants.py: {stop}; the private copies are removed", file=sys.stderr)
+        sys.exit(128 + signal.SIGTERM)

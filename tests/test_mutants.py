@@ -11,8 +11,10 @@ unless `-m` is given), runs `tests/mutants.py` and requires every mutant to be c
 
 import ast
 import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import counting
@@ -117,3 +119,27 @@ def test_every_mutant_is_caught(tmp_path):
     assert not not_caught, "\n".join(["mutants not caught:", *not_caught])
     assert done.returncode == 0, done.stdout + done.stderr
     assert f"MUTANTS {len(mutants.MUTANTS)} {len(mutants.MUTANTS)}" in lines
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("script", ["mutant_matrix.py", "mutants.py"])
+def test_a_killed_run_leaves_no_copy_behind(tmp_path, script):
+    """SIGTERM to the harness while its workers run: it exits 143, every private copy of uopc
+    is removed, and the working tree's sources are as they were."""
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    env = {k: v for k, v in os.environ.items() if k != "UOPC_COUNTS"}
+    env.update(TMPDIR=str(temporary), UOPC_CACHE=str(tmp_path / "cache"))
+    before = {path: path.read_bytes() for path in mutants.PACKAGE.glob("*.py")}
+    small = {"mutant_matrix.py": ["--layers", "CP"], "mutants.py": ["--files", "test_pipeline.py"]}
+    command = [sys.executable, str(mutants.TESTS / script), "--only", "2", "11", *small[script]]
+    run = subprocess.Popen(command, env=env, cwd=tmp_path, stdout=subprocess.DEVNULL)
+    copies = lambda: [p for p in temporary.iterdir() if p.name.startswith("uopc-m")]  # noqa: E731
+    deadline = time.monotonic() + 60
+    while len(copies()) < 2 and time.monotonic() < deadline and run.poll() is None:
+        time.sleep(0.1)
+    assert copies(), "the harness made no private copy within a minute"
+    run.send_signal(signal.SIGTERM)
+    assert run.wait(timeout=120) == 128 + signal.SIGTERM
+    assert copies() == [], [(p, sorted(x.name for x in p.iterdir())) for p in copies()]
+    assert {path: path.read_bytes() for path in mutants.PACKAGE.glob("*.py")} == before
