@@ -1,4 +1,5 @@
-"""The interchange text format (`dumps`, `loads`, `ParseError`) and the one-line infix printer.
+"""The interchange text format (`dumps`, `loads`, `ParseError`), the one-line infix printer and
+the Graphviz writer `to_dot`.
 
 Relies on `uop` for the node and its constructor (and on `ops` and `dtypes` for the names).
 Invariants: `loads(dumps(u)) is u` for every graph, because `loads` builds every node through the
@@ -16,11 +17,17 @@ graph before `ParseError` is raised. Every walk is a loop, never a recursion.
 
 import re
 
-from .dtypes import BOOL, F32, I32, Ptr
+from .dtypes import BOOL, F32, I32, INT_MAX, INT_MIN, VOID, Ptr
 from .ops import Ops
 from .uop import CallArg, ParamArg, UOp, UOpError
 
 HEADER = "; uop v1"
+# --8<-- [start:limits]
+# The documented limits: elements in one buffer or scratch array (64 MiB of f32), and the bytes
+# of a text the command line reads. Beyond them memory, not the program, would decide.
+MAX_ELEMENTS = 2**24
+MAX_TEXT_BYTES = 64 * 2**20
+# --8<-- [end:limits]
 
 
 class ParseError(ValueError):
@@ -121,20 +128,63 @@ LINE = re.compile(rf"(%[0-9]+) = ([^ ,]+)(?: ({REFS}))?(?: : ({FIELDS}))?")
 
 
 # --8<-- [start:readers]
+def echo(text: str) -> str:
+    """text as an error message may quote it: control characters (a terminal escape, a
+    carriage return) written as Python escapes, so a message stays one visible line."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
 def read_dtype(text: str):
     if text not in DTYPES_BY_NAME:
-        raise ValueError(f"unknown dtype '{text}' (bool, i32 or f32)")
+        raise ValueError(f"unknown dtype '{echo(text)}' (bool, i32 or f32)")
     return DTYPES_BY_NAME[text]
 
 
 def read_bool(text: str) -> bool:
     if text not in ("true", "false"):
-        raise ValueError(f"a bool value is true or false, got '{text}'")
+        raise ValueError(f"a bool value is true or false, got '{echo(text)}'")
     return text == "true"
 
 
-# The value of a constant is read by its dtype; float() also takes `1`, `nan` and `-inf`.
-VALUE_READERS = {BOOL: read_bool, I32: int, F32: float}
+# Exactly the spellings the format documents: no `+5`, `1_000`, non-ASCII digits or `Infinity`
+# (which Python's int() and float() would take). A float is what repr writes, or a decimal int.
+DECIMAL = re.compile(r"-?[0-9]{1,20}", re.ASCII)
+FLOAT = re.compile(r"-?[0-9]{1,400}(\.[0-9]{1,400})?(e[+-]?[0-9]{1,4})?|-?inf|-?nan", re.ASCII)
+
+
+def read_int(text: str) -> int:
+    if not DECIMAL.fullmatch(text):
+        raise ValueError(f"invalid literal for int() with base 10: '{echo(text)}'")
+    return int(text)
+
+
+def read_float(text: str) -> float:
+    if not FLOAT.fullmatch(text):
+        raise ValueError(f"could not convert string to float: '{echo(text)}'")
+    return float(text)
+
+
+def read_bound(fields: dict, key: str):
+    """`min` or `max` of an i32 parameter: a promise about an int32, so inside int32."""
+    if key not in fields:
+        return None
+    bound = read_int(fields[key])
+    if not INT_MIN <= bound <= INT_MAX:
+        raise ValueError(f"{key}={bound} is outside int32")
+    return bound
+
+
+def read_size(text: str) -> int:
+    size = read_int(text)
+    if size > MAX_ELEMENTS:
+        raise ValueError(f"size={size} is above the limit of {MAX_ELEMENTS} elements")
+    return size
+
+
+# The value of a constant is read by its dtype; a float also as `1`, `nan` and `-inf`.
+VALUE_READERS = {BOOL: read_bool, I32: read_int, F32: read_float}
 
 
 def read_const(fields: dict):
@@ -143,11 +193,13 @@ def read_const(fields: dict):
 
 
 def read_param(fields: dict) -> ParamArg:
-    dtype, slot = read_dtype(fields["dtype"]), int(fields["slot"])
+    dtype, slot = read_dtype(fields["dtype"]), read_int(fields["slot"])
     if "size" in fields:
-        dtype = Ptr(dtype, int(fields["size"]))
-    bounds = [int(fields[key]) if key in fields else None for key in ("min", "max")]
-    return ParamArg(slot, dtype, *bounds)
+        dtype = Ptr(dtype, read_size(fields["size"]))
+    low, high = read_bound(fields, "min"), read_bound(fields, "max")
+    if low is not None and high is not None and low > high:
+        raise ValueError(f"min={low} is above max={high}")
+    return ParamArg(slot, dtype, low, high)
 
 
 # Each reader raises KeyError for a missing key and ValueError for a value it cannot read.
@@ -165,17 +217,19 @@ def parse_line(number: int, line: str, defined: dict) -> tuple:
     """One node line to (number, op, src positions, arg); adds its name to `defined`."""
     match = LINE.fullmatch(line)
     if match is None:
-        raise ParseError(f"line {number}: cannot parse '{line}'")
+        raise ParseError(f"line {number}: cannot parse '{echo(line)}'")
     name, op_name, refs, fields = match.groups()
     if name in defined:
         raise ParseError(f"line {number}: '{name}' is defined twice")
+    if name != f"%{len(defined)}":  # nodes are numbered from %0 in order, without gaps
+        raise ParseError(f"line {number}: expected '%{len(defined)}', got '{name}'")
     if op_name not in OPS_BY_NAME:
-        raise ParseError(f"line {number}: unknown op '{op_name}'")
+        raise ParseError(f"line {number}: unknown op '{echo(op_name)}'")
     op = OPS_BY_NAME[op_name]
     srcs = []
     for ref in refs.split(", ") if refs else []:
         if ref not in defined:  # also a forward ref, a self ref, and `%x`
-            raise ParseError(f"line {number}: '{ref}' is not defined above this line")
+            raise ParseError(f"line {number}: '{echo(ref)}' is not defined above this line")
         srcs.append(defined[ref])
     arg = parse_fields(number, op, fields.split(" ") if fields else [])
     defined[name] = len(defined)
@@ -188,9 +242,9 @@ def parse_fields(number: int, op, tokens: list):
     for token in tokens:
         key, _, value = token.partition("=")  # the line pattern made sure of the "="
         if key not in KEYS.get(op, ()):
-            raise ParseError(f"line {number}: unknown key '{key}'")
+            raise ParseError(f"line {number}: unknown key '{echo(key)}'")
         if key in fields:
-            raise ParseError(f"line {number}: key '{key}' is given twice")
+            raise ParseError(f"line {number}: key '{echo(key)}' is given twice")
         fields[key] = value
     try:
         return ARG_READERS[op](fields) if op in ARG_READERS else None
@@ -209,9 +263,11 @@ def parse_fields(number: int, op, tokens: list):
 def loads(text: str):
     """The node of the last line of `text`, every line built through the normal constructor."""
     lines = text.split("\n")  # only "\n" ends a line: a name may hold other separators
+    if lines[0].endswith("\r"):  # refused here and on the command line alike
+        raise ParseError("line 1 ends in \\r\\n: the format's lines end in \\n alone")
     if lines[0] != HEADER and not lines[0].startswith(HEADER + " "):
         raise ParseError(
-            f"the first line must be '{HEADER}' (a title may follow), got '{lines[0]}'"
+            f"the first line must be '{HEADER}' (a title may follow), got '{echo(lines[0])}'"
         )
     records, defined = [], {}
     for number, line in enumerate(lines[1:], start=2):
@@ -311,3 +367,59 @@ def infix(node, names=None) -> str:
 
 
 # --8<-- [end:infix]
+
+
+# ---------------------------------------------------------------------------------------------
+# Graphviz: the graph as a picture, beside the text and the infix form
+# ---------------------------------------------------------------------------------------------
+
+
+def _param_detail(u: UOp) -> str:
+    arg, detail = u.arg, f"{u.arg.slot}: {u.arg.dtype}"
+    if arg.vmin is not None or arg.vmax is not None:
+        detail += f" [{arg.vmin}, {arg.vmax}]"
+    return detail
+
+
+# op -> the detail written after the op's name; other ops show their dtype (if any)
+DOT_DETAIL = {
+    Ops.CONST: lambda u: spell_value(u.arg),
+    Ops.PARAM: _param_detail,
+    Ops.BUFFER: _param_detail,
+    Ops.ALLOC: _param_detail,
+    Ops.CAST: lambda u: f"to {u.arg}",
+    Ops.CALL: lambda u: u.arg.name,
+}
+LEAVES = (Ops.CONST, Ops.PARAM, Ops.BUFFER, Ops.ALLOC)
+
+
+def dot_label(u: UOp) -> str:
+    detail = (
+        DOT_DETAIL[u.op](u) if u.op in DOT_DETAIL else ("" if u.dtype is VOID else str(u.dtype))
+    )
+    text = echo(f"{u.op.name.lower()} {detail}".rstrip())  # a name's control characters too
+    return text.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def to_dot(root: UOp) -> str:
+    """Graphviz source: one node per UOp (ids n0, n1, ... in toposort order, as in the text
+    format), one edge per src from the src to its user, an AFTER's ordering edges dashed."""
+    nodes = root.toposort()
+    number = {u: k for k, u in enumerate(nodes)}
+    lines = [
+        "digraph uop {",
+        "  graph [bgcolor=white, ordering=in, nodesep=0.3, ranksep=0.35];",
+        '  node [shape=box, style=rounded, fontname="Courier", fontsize=12, height=0.3];',
+        "  edge [arrowsize=0.7];",
+    ]
+    for k, u in enumerate(nodes):
+        shape = ", shape=ellipse" if u.op in LEAVES else ""
+        lines.append(f'  n{k} [label="{dot_label(u)}"{shape}];')
+    for u in nodes:
+        for position, src in enumerate(u.src):
+            # AFTER(ptr, access, ...): only src 0 is data; the others order memory accesses
+            ordering = u.op is Ops.AFTER and position > 0
+            style = " [style=dashed, arrowhead=empty]" if ordering else ""
+            lines.append(f"  n{number[src]} -> n{number[u]}{style};")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
