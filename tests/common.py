@@ -8,7 +8,7 @@ EXP2 or LOG2 (their last bit may differ between folding and C) or a cast to its 
 
 import math
 
-from uopc import BOOL, F32, I32, INT_MAX, INT_MIN, Ops, ParamArg, UOp
+from uopc import BOOL, F32, I32, INT_MAX, INT_MIN, Ops, ParamArg, Ptr, UOp
 from uopc.semantics import f32
 
 # --8<-- [start:specials]
@@ -248,3 +248,28 @@ def gen_index_program(r, ranges=((0, 7), (0, 3), (-4, 5))):
 
 
 # --8<-- [end:gen_index_program]
+
+
+# ---------------------------------------------------------------------------------------------
+# Memory nodes by hand: the helpers of the renderer's and the runtime's unit tests
+# ---------------------------------------------------------------------------------------------
+
+
+def ptr_param(slot, size, dtype=F32):
+    return UOp(Ops.PARAM, (), ParamArg(slot, Ptr(dtype, size)))
+
+
+def buffer(slot, size, dtype=F32):
+    return UOp(Ops.BUFFER, (), ParamArg(slot, Ptr(dtype, size)))
+
+
+def at(pointer, index):
+    return UOp(Ops.INDEX, (pointer, UOp.const(index)))
+
+
+def load(pointer, index):
+    return UOp(Ops.LOAD, (at(pointer, index),))
+
+
+def store(pointer, index, value):
+    return UOp(Ops.STORE, (at(pointer, index), value))

@@ -13,6 +13,7 @@ import shutil
 import struct
 
 import pytest
+from common import buffer, load, ptr_param, store
 
 from uopc import BOOL, F32, I32, INT_MAX, INT_MIN, CallArg, Ops, ParamArg, Ptr, UOp, runtime
 from uopc.interp import evaluate
@@ -164,26 +165,6 @@ def test_statements(case, call, lines):
 )
 def test_signature(call, signature):
     assert function_lines(call)[0] == signature
-
-
-def ptr_param(slot, size, dtype=F32):
-    return UOp(Ops.PARAM, (), ParamArg(slot, Ptr(dtype, size)))
-
-
-def buffer(slot, size, dtype=F32):
-    return UOp(Ops.BUFFER, (), ParamArg(slot, Ptr(dtype, size)))
-
-
-def at(pointer, index):
-    return UOp(Ops.INDEX, (pointer, UOp.const(index)))
-
-
-def load(pointer, index):
-    return UOp(Ops.LOAD, (at(pointer, index),))
-
-
-def store(pointer, index, value):
-    return UOp(Ops.STORE, (at(pointer, index), value))
 
 
 def test_memory_body_with_scratch():

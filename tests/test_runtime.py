@@ -11,6 +11,7 @@ import subprocess
 import sys
 
 import pytest
+from common import buffer, load, ptr_param, store
 
 from uopc import BOOL, F32, I32, CallArg, Ops, ParamArg, Ptr, UOp, runtime
 from uopc.runtime import CTYPE, Buffer, Program, compile_c, execute
@@ -30,26 +31,6 @@ def cache(monkeypatch, tmp_path):
 
 def param(slot, dtype):
     return UOp(Ops.PARAM, (), ParamArg(slot, dtype))
-
-
-def ptr_param(slot, size, dtype=F32):
-    return UOp(Ops.PARAM, (), ParamArg(slot, Ptr(dtype, size)))
-
-
-def buffer(slot, size, dtype=F32):
-    return UOp(Ops.BUFFER, (), ParamArg(slot, Ptr(dtype, size)))
-
-
-def at(pointer, index):
-    return UOp(Ops.INDEX, (pointer, UOp.const(index)))
-
-
-def load(pointer, index):
-    return UOp(Ops.LOAD, (at(pointer, index),))
-
-
-def store(pointer, index, value):
-    return UOp(Ops.STORE, (at(pointer, index), value))
 
 
 def add_call():
@@ -374,3 +355,44 @@ def test_scratch_memory():
     call = UOp(Ops.CALL, (body, buffer(0, 2), buffer(1, 2)), CallArg("scratch"))
     assert "  float a3[4];" in Program(call).source.splitlines()
     assert execute(call, {0: [5.0, 0.5]})[1].tolist() == [0.0, 10.5]
+
+
+# ---------------------------------------------------------------------------------------------
+# bounds (issue 11): declared ranges, the element limit, scratch off the stack
+# ---------------------------------------------------------------------------------------------
+
+
+@needs_clang
+def test_program_refuses_an_argument_outside_its_declared_range(cache):
+    x = UOp(Ops.PARAM, (), ParamArg(0, I32, 0, 100))
+    d = UOp(Ops.PARAM, (), ParamArg(1, I32, 1, 10))
+    program = Program(scalar_call(x // d, I32, I32))
+    assert "p0 / p1" in program.source  # C's plain division, safe only inside [1, 10]
+    assert program(7, 2) == 3
+    for outside in (0, 11, -5):
+        with pytest.raises(ValueError, match=rf"f: argument 1 is {outside}, outside its declared"):
+            program(7, outside)  # 0 would be SIGFPE in C
+    with pytest.raises(ValueError, match="f: argument 0 is -1, outside its declared"):
+        program(-1, 3)
+
+
+def test_a_buffer_beyond_the_element_limit_is_refused():
+    with pytest.raises(ValueError, match="above the limit of 16777216"):
+        Buffer(F32, 2**31 - 1)
+
+
+@needs_clang
+def test_large_scratch_is_off_the_stack(cache):
+    # 4,000,000 floats on the stack overflow it (SIGSEGV); thread-local static storage does not
+    size = 4_000_000
+    scratch = UOp(Ops.ALLOC, (), ParamArg(0, Ptr(F32, size)))
+    small = UOp(Ops.ALLOC, (), ParamArg(1, Ptr(F32, 4)))
+    last = UOp.const(size - 1)
+    x = param(0, F32)
+    written = UOp(Ops.AFTER, (scratch, UOp(Ops.STORE, (UOp(Ops.INDEX, (scratch, last)), x))))
+    kept = UOp(Ops.AFTER, (small, UOp(Ops.STORE, (UOp(Ops.INDEX, (small, UOp.const(3))), x))))
+    body = UOp(Ops.LOAD, (UOp(Ops.INDEX, (written, last)),)) + load(kept, 3)
+    program = Program(scalar_call(body, F32))
+    assert f"  static _Thread_local float a0[{size}];" in program.source
+    assert "  float a1[4];" in program.source
+    assert program(1.5) == 3.0

@@ -234,11 +234,20 @@ def _statement(u: UOp, name: str, names: dict) -> str:
     raise ValueError(f"render: no C for a {u.op.name} inside a call body")
 
 
-def _declare_alloc(u: UOp, declarations: list[str]) -> str:
-    """`  float a3[4];`: scratch for one call, declared before every statement."""
-    name = f"a{u.arg.slot}"
-    declarations.append(f"  {u.dtype.base.c} {name}[{u.dtype.size}];")
-    return name
+# Scratch beyond this many bytes in one call leaves the stack (a thread's stack may be small):
+# it becomes `static _Thread_local`, so each thread still has its own and nothing is shared.
+STACK_SCRATCH_BYTES = 64 * 1024
+ELEMENT_BYTES = {"bool": 1, "int32_t": 4, "float": 4}
+
+
+def _declare_alloc(u: UOp, stack_bytes: int) -> tuple[str, int]:
+    """`  float a3[4];`, declared before every statement, and the scratch bytes then on the
+    stack; past STACK_SCRATCH_BYTES, `  static _Thread_local float a3[4000000];` instead."""
+    element, size = u.dtype.base.c, u.dtype.size
+    needed = size * ELEMENT_BYTES[element]
+    if stack_bytes + needed <= STACK_SCRATCH_BYTES:
+        return f"  {element} a{u.arg.slot}[{size}];", stack_bytes + needed
+    return f"  static _Thread_local {element} a{u.arg.slot}[{size}];", stack_bytes
 
 
 # --8<-- [start:render]
@@ -248,6 +257,7 @@ def render(call: UOp) -> str:
     body = call.src[0]
     names: dict[UOp, str] = {}  # node -> the C text that stands for its value or address
     declarations: list[str] = []
+    stack_bytes = 0  # scratch declared on the stack so far
     statements: list[str] = []
     counter = 0
     for u in body.toposort():
@@ -257,7 +267,9 @@ def render(call: UOp) -> str:
         elif op is Ops.PARAM:
             names[u] = f"p{u.arg.slot}"
         elif op is Ops.ALLOC:
-            names[u] = _declare_alloc(u, declarations)
+            names[u] = f"a{u.arg.slot}"
+            declaration, stack_bytes = _declare_alloc(u, stack_bytes)
+            declarations.append(declaration)
         elif op is Ops.AFTER:
             names[u] = names[u.src[0]]  # the same pointer; its other srcs only fixed the order
         elif op is Ops.STORE:

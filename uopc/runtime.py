@@ -10,6 +10,7 @@ runs with one buffer passed twice unless the caller asked for it.
 import ctypes
 import functools
 import hashlib
+import numbers
 import os
 import shutil
 import stat
@@ -17,9 +18,10 @@ import subprocess
 import tempfile
 import time
 
-from .dtypes import BOOL, F32, I32, VOID, Ptr
+from .dtypes import BOOL, F32, I32, INT_MAX, INT_MIN, VOID, Ptr
 from .ops import Ops
 from .render import render
+from .textfmt import MAX_ELEMENTS
 from .uop import UOp
 
 CC = "clang"
@@ -199,6 +201,8 @@ class Buffer:
     def __init__(self, dtype, size: int):
         if dtype not in CTYPE or not isinstance(size, int) or size <= 0:
             raise ValueError(f"Buffer needs a value dtype and a positive size, got {dtype}, {size}")
+        if size > MAX_ELEMENTS:
+            raise ValueError(f"Buffer of {size} elements: above the limit of {MAX_ELEMENTS}")
         self.dtype, self.size = dtype, size
         self.arr = (CTYPE[dtype] * size)()
 
@@ -238,6 +242,7 @@ class Program:
         body = call.src[0]
         self.fn.restype = None if body.dtype is VOID else CTYPE[body.dtype]
         self.pointers = [i for i, dtype in enumerate(self.arg_dtypes) if isinstance(dtype, Ptr)]
+        self.ranges = declared_ranges(body)
 
     def __call__(self, *args, allow_alias: bool = False):
         """Scalars pass through, each Buffer as its array; the result as a Python value or None."""
@@ -245,6 +250,8 @@ class Program:
             raise TypeError(
                 f"{self.call.arg.name} takes {len(self.arg_dtypes)} arguments, got {len(args)}"
             )
+        if self.ranges:
+            _check_ranges(self.call.arg.name, args, self.ranges)
         if not self.pointers:
             return self.fn(*args)  # the common scalar case stays one ctypes call
         args = list(args)
@@ -266,6 +273,28 @@ class Program:
                 f"the call wants {wanted}"
             )
         return buffer.arr
+
+
+def declared_ranges(body: UOp) -> list[tuple[int, int, int]]:
+    """(slot, low, high) for every i32 PARAM that declares a min or a max. The simplifier and
+    the renderer relied on them (a divisor in [1, 10] divides with C's plain /, which traps
+    on 0), so a call outside them must be refused, not run."""
+    ranges = []
+    for u in body.toposort():
+        if u.op is Ops.PARAM and u.dtype is I32 and (u.arg.vmin, u.arg.vmax) != (None, None):
+            low = INT_MIN if u.arg.vmin is None else u.arg.vmin
+            high = INT_MAX if u.arg.vmax is None else u.arg.vmax
+            ranges.append((u.arg.slot, low, high))
+    return ranges
+
+
+def _check_ranges(name: str, args: tuple, ranges: list) -> None:
+    for slot, low, high in ranges:
+        value = args[slot]
+        if isinstance(value, numbers.Integral) and not low <= value <= high:
+            raise ValueError(
+                f"{name}: argument {slot} is {value}, outside its declared [{low}, {high}]"
+            )
 
 
 def _refuse_alias(arrays: list, positions: list[int]) -> None:
