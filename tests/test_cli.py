@@ -362,7 +362,7 @@ def test_a_uop_error_inside_a_command(monkeypatch, capsys):
     def broken(args):
         UOp.const(2**31)
 
-    monkeypatch.setitem(cli.COMMANDS, "show", (broken, "show"))
+    monkeypatch.setitem(cli.COMMANDS, "show", cli.Command(broken, "show"))
     assert cli.main(["show", RELU]) == 2
     captured = capsys.readouterr()
     assert captured.out == ""

@@ -2,16 +2,19 @@
 
 Commands: show, check, simplify, render, run, dot (`python -m uopc COMMAND --help` for each).
 FILE may be `-` for standard input. Relies on every other module of the package; nothing in the
-package imports this one (the figure script imports `to_dot`). Invariant: every failure a user
-can cause (a bad file, a bad argument, a type error, no compiler, a compiler error) ends the
-program with one line on standard error that starts with `uopc: `, and exit status 2; a
-traceback always means a bug in uopc.
+package imports this one. Invariant: every failure a user can cause (a bad file, a bad
+argument, a type error, no compiler, a compiler error, an unusable cache, output that cannot be
+written) ends the program with one line on standard error that starts with `uopc: `, and exit
+status 2; a reader that closes the pipe early ends it quietly; a traceback always means a bug
+in uopc.
 """
 
 import argparse
 import collections
 import json
+import os
 import sys
+from typing import NamedTuple
 
 from . import runtime
 from .dtypes import BOOL, F32, I32, INT_MAX, INT_MIN, VOID, Ptr
@@ -21,10 +24,24 @@ from .render import render
 from .rewrite import RewriteLimit
 from .semantics import f32
 from .symbolic import default, fast, simplify
-from .textfmt import ParseError, dumps, infix, loads, spell_value
+from .textfmt import (
+    MAX_ELEMENTS,
+    MAX_TEXT_BYTES,
+    ParseError,
+    dumps,
+    echo,
+    infix,
+    loads,
+    read_float,
+    read_int,
+    spell_value,
+    to_dot,
+)
 from .uop import ALU_SPACE, UOp, UOpError
 
 EXIT_ERROR = 2  # argparse's status for a usage error; used for every failure
+EXIT_PIPE = 141  # 128 + SIGPIPE: what a Unix tool reports when its reader went away
+MAX_INFIX_NODES = 100_000  # `show` writes the tree, where a shared node appears at every use
 
 
 class CliError(Exception):
@@ -37,15 +54,22 @@ class CliError(Exception):
 
 
 def read_text(path: str) -> str:
+    """The file's text, read as bytes (so a CRLF file reads as loads sees it) and at most
+    MAX_TEXT_BYTES of them (so /dev/zero is refused, not read until memory runs out)."""
     try:
         if path == "-":
-            return sys.stdin.read()
-        with open(path, encoding="utf-8") as file:
-            return file.read()
+            data = sys.stdin.buffer.read(MAX_TEXT_BYTES + 1)
+        else:
+            with open(path, "rb") as file:
+                data = file.read(MAX_TEXT_BYTES + 1)
     except OSError as error:  # missing file, a directory, no permission
-        raise CliError(f"cannot read {path}: {error.strerror or error}") from None
+        raise CliError(f"cannot read {echo(path)}: {error.strerror or error}") from None
+    if len(data) > MAX_TEXT_BYTES:
+        raise CliError(f"{echo(path)}: larger than the limit of {MAX_TEXT_BYTES} bytes")
+    try:
+        return data.decode("utf-8")
     except UnicodeDecodeError:
-        raise CliError(f"{path}: not a UTF-8 text file") from None
+        raise CliError(f"{echo(path)}: not a UTF-8 text file") from None
 
 
 def load_program(path: str) -> UOp:
@@ -54,13 +78,13 @@ def load_program(path: str) -> UOp:
     try:
         return loads(text)
     except ParseError as error:
-        raise CliError(f"{'<stdin>' if path == '-' else path}: {error}") from None
+        raise CliError(f"{'<stdin>' if path == '-' else echo(path)}: {error}") from None
 
 
 def load_call(path: str, command: str) -> UOp:
     root = load_program(path)
     if root.op is not Ops.CALL:
-        raise CliError(f"{command} needs a CALL at the root of {path}, got {root.op.name}")
+        raise CliError(f"{command} needs a CALL at the root of {echo(path)}, got {root.op.name}")
     return root
 
 
@@ -75,20 +99,34 @@ def parse_names(text: str | None) -> dict:
         return {}
     names = text.split(",")
     if not all(name.strip() for name in names):
-        raise CliError(f"--names: empty name in '{text}' (write them as x,y,z)")
+        raise CliError(f"--names: empty name in '{echo(text)}' (write them as x,y,z)")
     return {slot: name.strip() for slot, name in enumerate(names)}
+
+
+def tree_size(root: UOp) -> int:
+    """The nodes of the graph written out as a tree: a node shared by k users counts k times."""
+    sizes: dict[UOp, int] = {}
+    for u in root.toposort():
+        sizes[u] = 1 + sum(sizes[src] for src in u.src)
+    return sizes[root]
 
 
 def cmd_show(args) -> None:
     root = load_program(args.file)
     names = parse_names(args.names)
+    size = tree_size(root)
+    if size > MAX_INFIX_NODES:  # 42 lines can share their way to a tree of 2**40 nodes
+        raise CliError(
+            f"show: the infix form would write {size:,} nodes (shared nodes at every use), "
+            f"above the limit of {MAX_INFIX_NODES:,}; use check or dot"
+        )
     print(dumps(root), end="")
     print()
     if root.op is Ops.CALL:  # the call with its arguments, then the body it runs
-        print("call:", infix(root, names))
-        print("body:", infix(root.src[0], names))
+        print("call:", echo(infix(root, names)))
+        print("body:", echo(infix(root.src[0], names)))
     else:
-        print("infix:", infix(root, names))
+        print("infix:", echo(infix(root, names)))
 
 
 def range_column(u: UOp) -> str:
@@ -147,7 +185,7 @@ def cmd_render(args) -> None:
     call = load_call(args.file, "render")
     try:
         print(render(call), end="")
-    except (TypeError, ValueError) as error:  # a name that is not a C identifier, ...
+    except (TypeError, ValueError) as error:  # a name C or clang already means, ...
         raise CliError(str(error)) from None
 
 
@@ -159,13 +197,14 @@ def cmd_render(args) -> None:
 def read_f32(raw) -> float:
     if isinstance(raw, bool) or not isinstance(raw, (str, int, float)):
         raise ValueError
-    return f32(float(raw))  # rounded as the C float parameter will round it
+    # a word as the text format spells a float; a JSON number as JSON read it
+    return f32(read_float(raw) if isinstance(raw, str) else float(raw))  # as C's float rounds
 
 
 def read_i32(raw) -> int:
     if isinstance(raw, bool) or not isinstance(raw, (str, int)):
         raise ValueError  # 1.5 (and 2.0) are not ints
-    value = int(raw, 10) if isinstance(raw, str) else raw
+    value = read_int(raw) if isinstance(raw, str) else raw
     if not INT_MIN <= value <= INT_MAX:
         raise ValueError
     return value
@@ -183,19 +222,25 @@ def read_bool(raw) -> bool:
 READERS = {F32: read_f32, I32: read_i32, BOOL: read_bool}
 
 
+def shown(raw) -> str:
+    """A value as an error message quotes it: JSON, cut short when long, escaped."""
+    text = json.dumps(raw) if not isinstance(raw, int) or abs(raw) < 10**40 else "a long number"
+    return echo(text if len(text) <= 60 else f"{text[:40]}... ({len(text)} characters)")
+
+
 def read_value(raw, dtype, where: str):
     """A command-line word or a JSON element as a value of dtype."""
     try:
         return READERS[dtype](raw)
-    except ValueError:
-        raise CliError(f"{where} wants {dtype}, got {json.dumps(raw)}") from None
+    except (ValueError, OverflowError):  # a 401-digit integer is no float
+        raise CliError(f"{where} wants {dtype}, got {shown(raw)}") from None
 
 
 def scalar_values(call: UOp, words: list, positions: list) -> dict:
     if len(words) != len(positions):
         wanted = ", ".join(str(call.src[1 + p].dtype) for p in positions) or "none"
         raise CliError(
-            f"{call.arg.name} takes {len(positions)} scalar argument(s) ({wanted}), "
+            f"{echo(call.arg.name)} takes {len(positions)} scalar argument(s) ({wanted}), "
             f"got {len(words)}"
         )
     dtypes = [call.src[1 + p].dtype for p in positions]
@@ -205,22 +250,35 @@ def scalar_values(call: UOp, words: list, positions: list) -> dict:
     }
 
 
-def buffer_values(call: UOp, text: str | None, positions: list) -> dict:
-    """--buffers: one JSON list per pointer argument, in order; absent means zero-filled."""
-    ptrs = [call.src[1 + p].dtype for p in positions]
-    if text is None:
-        return {
-            p: [READERS[ptr.base](0)] * ptr.size for p, ptr in zip(positions, ptrs, strict=True)
-        }
+def parse_buffers(text: str) -> list:
+    """--buffers as JSON, every way it can fail as one line."""
     try:
         lists = json.loads(text)
     except json.JSONDecodeError as error:
         raise CliError(f"--buffers is not valid JSON: {error}") from None
+    except RecursionError:  # [[[[...]]]] 50,000 deep
+        raise CliError("--buffers is nested too deeply: write one flat list per buffer") from None
+    except ValueError:  # an integer beyond Python's limit of digits
+        raise CliError("--buffers holds a number with too many digits") from None
     if not isinstance(lists, list) or not all(isinstance(item, list) for item in lists):
         raise CliError("--buffers must be a JSON list of lists, one per buffer argument")
+    return lists
+
+
+def buffer_values(call: UOp, text: str | None, positions: list) -> dict:
+    """--buffers: one JSON list per pointer argument, in order; absent means zero-filled."""
+    ptrs = [call.src[1 + p].dtype for p in positions]
+    total = sum(ptr.size for ptr in ptrs)
+    if total > MAX_ELEMENTS:  # the lists, the arrays and the printed answer all grow with it
+        raise CliError(f"the buffers hold {total:,} elements, above the limit of {MAX_ELEMENTS:,}")
+    if text is None:
+        return {
+            p: [READERS[ptr.base](0)] * ptr.size for p, ptr in zip(positions, ptrs, strict=True)
+        }
+    lists = parse_buffers(text)
     if len(lists) != len(positions):
         raise CliError(
-            f"{call.arg.name} takes {len(positions)} buffer(s), --buffers gave {len(lists)}"
+            f"{echo(call.arg.name)} takes {len(positions)} buffer(s), --buffers gave {len(lists)}"
         )
     return {
         p: buffer_list(p, items, ptr) for p, items, ptr in zip(positions, lists, ptrs, strict=True)
@@ -271,16 +329,24 @@ def check_indices(call: UOp) -> None:
             )
 
 
-def compiled_run(call: UOp, values: list) -> tuple:
-    """Compile with clang (or find the library in the cache) and run once."""
-    buffers = [
-        runtime.Buffer(u.dtype.base, u.dtype.size).copyin(value)
-        if isinstance(value, list)
-        else value
+def bind(call: UOp, values: list) -> UOp:
+    """The call with every scalar argument a constant of its value, as both runners take it."""
+    arguments = [
+        u if isinstance(value, list) else UOp.const(value)
         for u, value in zip(call.src[1:], values, strict=True)
     ]
+    return UOp(Ops.CALL, (call.src[0], *arguments), call.arg)
+
+
+def compiled_run(call: UOp, values: list) -> tuple:
+    """runtime.execute: compile with clang (or find the library in the cache) and run once."""
+    buffers = {
+        p: runtime.Buffer(u.dtype.base, u.dtype.size).copyin(value)
+        for p, (u, value) in enumerate(zip(call.src[1:], values, strict=True))
+        if isinstance(value, list)
+    }
     try:
-        program = runtime.Program(call)
+        result = runtime.execute(bind(call, values), buffers)
     except runtime.CacheError as error:  # a cache that cannot be used or trusted
         raise CliError(str(error)) from None
     except FileNotFoundError as error:  # no compiler: the runtime's message says what to do
@@ -289,27 +355,32 @@ def compiled_run(call: UOp, values: list) -> tuple:
         raise CliError(compiler_error(str(error))) from None
     except (TypeError, ValueError) as error:  # the renderer refused the call
         raise CliError(str(error)) from None
-    result = program(*buffers)
-    return result, [b.tolist() if isinstance(b, runtime.Buffer) else None for b in buffers]
+    except OSError as error:  # the library would not load
+        raise CliError(f"cannot load the compiled library: {error}") from None
+    if call.src[0].dtype is VOID:
+        result = None
+    return result, [buffers[p].tolist() if p in buffers else None for p in range(len(values))]
 
 
 def compiler_error(text: str) -> str:
-    """`clang failed: <the first error line>` from the compiler's whole output."""
+    """`clang failed: <the cause>` from the compiler's whole output: the first error line that
+    says what went wrong, not the linker's summary, a warning, or a line that only says where."""
     head, _, rest = text.partition("\n")
-    lines = [line for line in rest.splitlines() if line.strip()]
-    errors = [line for line in lines if "error" in line] or lines or ["(no message)"]
-    return f"{head} {errors[0].strip()}"
+    lines = [line.strip() for line in rest.splitlines() if line.strip()]
+    causes = [line for line in lines if not line.endswith(":") and not _not_a_cause(line)]
+    errors = [line for line in causes if "error" in line] or causes or lines or ["(no message)"]
+    return f"{head} {echo(errors[0])}"
+
+
+def _not_a_cause(line: str) -> bool:
+    return any(word in line for word in ("linker command failed", "warning:", "note:"))
 
 
 def interpreted_run(call: UOp, values: list) -> tuple:
-    """The reference interpreter; it checks every access against its buffer's size."""
-    arguments = [
-        UOp.const(value) if not isinstance(value, list) else u  # the interpreter reads CONSTs
-        for u, value in zip(call.src[1:], values, strict=True)
-    ]
+    """interp.run_call: the reference interpreter checks every access against its buffer."""
     lists = [value if isinstance(value, list) else None for value in values]
     try:
-        result = run_call(UOp(Ops.CALL, (call.src[0], *arguments), call.arg), lists)
+        result = run_call(bind(call, values), lists)
     except (RuntimeError, ValueError) as error:
         raise CliError(f"the interpreter stopped: {error}") from None
     return result, lists
@@ -319,68 +390,12 @@ def cmd_run(args) -> None:
     call = load_call(args.file, "run")
     values = argument_values(call, args)
     result, lists = (interpreted_run if args.interp else compiled_run)(call, values)
-    shown = [f"b{p}" if isinstance(v, list) else spell_value(v) for p, v in enumerate(values)]
-    head = f"{call.arg.name}({', '.join(shown)})"
+    shown_args = [f"b{p}" if isinstance(v, list) else spell_value(v) for p, v in enumerate(values)]
+    head = f"{echo(call.arg.name)}({', '.join(shown_args)})"
     print(head if call.src[0].dtype is VOID else f"{head} = {spell_value(result)}")
     for position, items in enumerate(lists):
         if items is not None:
             print(f"b{position} = {json.dumps(items)}")
-
-
-# ---------------------------------------------------------------------------------------------
-# dot: the graph for Graphviz
-# ---------------------------------------------------------------------------------------------
-
-
-def _param_detail(u: UOp) -> str:
-    arg, detail = u.arg, f"{u.arg.slot}: {u.arg.dtype}"
-    if arg.vmin is not None or arg.vmax is not None:
-        detail += f" [{arg.vmin}, {arg.vmax}]"
-    return detail
-
-
-# op -> the detail written after the op's name; other ops show their dtype (if any)
-DOT_DETAIL = {
-    Ops.CONST: lambda u: spell_value(u.arg),
-    Ops.PARAM: _param_detail,
-    Ops.BUFFER: _param_detail,
-    Ops.ALLOC: _param_detail,
-    Ops.CAST: lambda u: f"to {u.arg}",
-    Ops.CALL: lambda u: u.arg.name,
-}
-LEAVES = (Ops.CONST, Ops.PARAM, Ops.BUFFER, Ops.ALLOC)
-
-
-def dot_label(u: UOp) -> str:
-    detail = (
-        DOT_DETAIL[u.op](u) if u.op in DOT_DETAIL else ("" if u.dtype is VOID else str(u.dtype))
-    )
-    text = f"{u.op.name.lower()} {detail}".rstrip()
-    return text.replace("\\", "\\\\").replace('"', '\\"')
-
-
-def to_dot(root: UOp) -> str:
-    """Graphviz source: one node per UOp (ids n0, n1, ... in toposort order, as in the text
-    format), one edge per src from the src to its user, an AFTER's ordering edges dashed."""
-    nodes = root.toposort()
-    number = {u: k for k, u in enumerate(nodes)}
-    lines = [
-        "digraph uop {",
-        "  graph [bgcolor=white, ordering=in, nodesep=0.3, ranksep=0.35];",
-        '  node [shape=box, style=rounded, fontname="Courier", fontsize=12, height=0.3];',
-        "  edge [arrowsize=0.7];",
-    ]
-    for k, u in enumerate(nodes):
-        shape = ", shape=ellipse" if u.op in LEAVES else ""
-        lines.append(f'  n{k} [label="{dot_label(u)}"{shape}];')
-    for u in nodes:
-        for position, src in enumerate(u.src):
-            # AFTER(ptr, access, ...): only src 0 is data; the others order memory accesses
-            ordering = u.op is Ops.AFTER and position > 0
-            style = " [style=dashed, arrowhead=empty]" if ordering else ""
-            lines.append(f"  n{number[src]} -> n{number[u]}{style};")
-    lines.append("}")
-    return "\n".join(lines) + "\n"
 
 
 def cmd_dot(args) -> None:
@@ -388,7 +403,7 @@ def cmd_dot(args) -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# The parser and main
+# The commands, their options, and main
 # ---------------------------------------------------------------------------------------------
 
 
@@ -402,55 +417,107 @@ class Parser(argparse.ArgumentParser):
     def error(self, message):
         if message.startswith("unrecognized arguments: -"):  # -inf and -1e3 look like options
             message += " (values that start with '-' go after '--': run FILE -- -inf -1e3)"
-        self.exit(EXIT_ERROR, f"uopc: {message} (see: {self.prog} --help)\n")
+        self.exit(EXIT_ERROR, f"uopc: {echo(message)} (see: {self.prog} --help)\n")
+
+
+def option(*flags, **settings) -> tuple:
+    return flags, settings
+
+
+class Command(NamedTuple):
+    run: object  # the function of the parsed arguments
+    summary: str
+    options: tuple = ()  # option(...) for each argument after FILE
 
 
 COMMANDS = {
-    "show": (cmd_show, "print the program as loaded, then its infix form"),
-    "check": (cmd_check, "print every node's op, dtype, shape, space and integer range"),
-    "simplify": (cmd_simplify, "print the program after the rewrite rules"),
-    "render": (cmd_render, "print the C source of a CALL"),
-    "run": (cmd_run, "compile and run a CALL on values from the command line"),
-    "dot": (cmd_dot, "print the graph as Graphviz source (for dot -Tsvg)"),
+    "show": Command(
+        cmd_show,
+        "print the program as loaded, then its infix form",
+        (option("--names", metavar="x,y", help="names of params by slot (default p0,..)"),),
+    ),
+    "check": Command(cmd_check, "print every node's op, dtype, shape, space and integer range"),
+    "simplify": Command(
+        cmd_simplify,
+        "print the program after the rewrite rules",
+        (
+            option("--fast-math", action="store_true", help="also the fast-math rules"),
+            option("--stats", action="store_true", help="node counts and rules fired"),
+        ),
+    ),
+    "render": Command(cmd_render, "print the C source of a CALL"),
+    "run": Command(
+        cmd_run,
+        "compile and run a CALL on values from the command line",
+        (
+            option(
+                "values",
+                nargs="*",
+                help="one value per scalar argument, in order (after --, a value may start with -)",
+            ),
+            option("--buffers", metavar="JSON", help="one list per buffer argument (default: 0s)"),
+            option("--interp", action="store_true", help="run the reference interpreter"),
+        ),
+    ),
+    "dot": Command(cmd_dot, "print the graph as Graphviz source (for dot -Tsvg)"),
 }
 
 
-def add_options(name: str, sub) -> None:
-    if name == "show":
-        sub.add_argument("--names", metavar="x,y", help="names of params by slot (default p0,..)")
-    elif name == "simplify":
-        sub.add_argument("--fast-math", action="store_true", help="also the fast-math rules")
-        sub.add_argument("--stats", action="store_true", help="node counts and rules fired")
-    elif name == "run":
-        sub.add_argument(
-            "values",
-            nargs="*",
-            help="one value per scalar argument, in order (after --, a value may start with -)",
-        )
-        sub.add_argument(
-            "--buffers", metavar="JSON", help="one list per buffer argument (default: zeros)"
-        )
-        sub.add_argument("--interp", action="store_true", help="run the reference interpreter")
-
-
-def make_parser() -> Parser:
+def make_parser() -> tuple[Parser, dict]:
+    """The parser of `python -m uopc`, and the parser of each command by name."""
     parser = Parser(prog="python -m uopc", description=__doc__.split("\n")[0])
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for name, (_, summary) in COMMANDS.items():
-        sub = commands.add_parser(name, help=summary, description=summary)
+    subparsers = {}
+    for name, command in COMMANDS.items():
+        sub = commands.add_parser(name, help=command.summary, description=command.summary)
         sub.add_argument("file", metavar="FILE", help="a program in the text format, - for stdin")
-        add_options(name, sub)
-    return parser
+        for flags, settings in command.options:
+            sub.add_argument(*flags, **settings)
+        subparsers[name] = sub
+    return parser, subparsers
+
+
+def parse_arguments(argv: list):
+    """A command's own parser reads its arguments in any order (`run FILE --interp 5`)."""
+    parser, subparsers = make_parser()
+    if not argv or argv[0] not in subparsers:
+        return parser.parse_args(argv)  # --help, or a usage error naming the commands
+    args = subparsers[argv[0]].parse_intermixed_args(argv[1:])
+    args.command = argv[0]
+    return args
+
+
+def quiet_stdout() -> None:
+    """Send what is still buffered for standard output nowhere, so that Python's own flush at
+    exit cannot fail a second time (only when stdout is the real one, not a test's capture)."""
+    if sys.stdout is sys.__stdout__:
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+
+
+def fail(message: str) -> int:
+    print(f"uopc: {message}", file=sys.stderr)
+    return EXIT_ERROR
 
 
 def main(argv=None) -> int:
-    args = make_parser().parse_args(argv)
+    args = parse_arguments(sys.argv[1:] if argv is None else list(argv))
     try:
         COMMANDS[args.command][0](args)
+        sys.stdout.flush()  # a full disk shows here, not in Python's flush at exit
     except (CliError, UOpError, RewriteLimit) as error:
         kind = "" if isinstance(error, CliError) else f"{type(error).__name__}: "
-        print(f"uopc: {kind}{error}", file=sys.stderr)
-        return EXIT_ERROR
+        return fail(f"{kind}{error}")
+    except MemoryError:
+        return fail("out of memory")
+    except BrokenPipeError:  # `show deep.uop | head -1`: the reader has all it wanted
+        quiet_stdout()
+        return EXIT_PIPE
+    except OSError as error:  # writing the output: `check relu.uop > /dev/full`
+        quiet_stdout()
+        return fail(f"cannot write the output: {error.strerror or error}")
     return 0
 
 

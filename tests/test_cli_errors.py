@@ -1,0 +1,317 @@
+"""The command line against a hostile user (issue 11): every case the issue reproduced ends in
+one `uopc: ` line and exit status 2 (or, for a reader that closes the pipe, quietly), never a
+traceback; then a fuzz layer that feeds damaged texts and arguments to every command.
+"""
+
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from counting import report, size
+from test_cli import ADD3, RELU, ROOT, assert_one_error_line, environment, uopc
+
+import uopc.__main__ as cli
+from uopc import CallArg, Ops, ParamArg, Ptr, UOp, runtime
+from uopc.textfmt import MAX_ELEMENTS, MAX_TEXT_BYTES, ParseError, dumps, loads
+
+needs_clang = pytest.mark.needs_clang
+
+
+def write(tmp_path, text: str, name: str = "p.uop") -> str:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8", newline="")
+    return str(path)
+
+
+def in_process(capsys, *argv) -> tuple:
+    status = cli.main(list(argv))
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+# ---------------------------------------------------------------------------------------------
+# --buffers and values
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "buffers, expected",
+    [
+        ("[" * 50_000 + "]" * 50_000, "--buffers is nested too deeply"),
+        (f"[[{'9' * 5000}, 1, 2], [1, 2, 3], [0, 0, 0]]", "--buffers holds a number with too"),
+        (f"[[{'9' * 401}, 1, 2], [1, 2, 3], [0, 0, 0]]", "element 0, wants f32, got a long"),
+        ("[[1, 2, 3], [1, 2, 3]]", "add3 takes 3 buffer(s), --buffers gave 2"),
+        ('[[1, 2, "x"], [1, 2, 3], [0, 0, 0]]', 'element 2, wants f32, got "x"'),
+    ],
+    ids=["deep", "5000-digits", "401-digit-f32", "count", "string"],
+)
+@pytest.mark.parametrize("interp", [False, True], ids=["c", "interp"])
+def test_bad_buffers(capsys, buffers, expected, interp):
+    argv = ["run", ADD3, "--buffers", buffers, *(["--interp"] if interp else [])]
+    assert_one_error_line(in_process(capsys, *argv), expected)
+
+
+@pytest.mark.parametrize("word", ["1_000", "+5", "Infinity", "\u0665", "0x10"])
+def test_value_words_take_the_format_spellings(capsys, word):
+    assert_one_error_line(in_process(capsys, "run", RELU, word, "1"), "argument 0 wants f32")
+
+
+def test_interp_after_the_values_parses(capsys):
+    status, out, err = in_process(capsys, "run", RELU, "--interp", "2", "3")
+    assert (status, out, err) == (0, "relu(2.0, 3.0) = 7.0\n", "")
+    status, out, err = in_process(capsys, "run", RELU, "2", "--interp", "3")
+    assert (status, out, err) == (0, "relu(2.0, 3.0) = 7.0\n", "")
+
+
+# ---------------------------------------------------------------------------------------------
+# limits: sizes, files, the infix tree
+# ---------------------------------------------------------------------------------------------
+
+HEADER = "; uop v1\n"
+HUGE = "99999999999999999999"
+
+
+def buffer_program(op: str, size: str) -> str:
+    """One store of 1.0 into element 0 of a buffer or a scratch array, as a call."""
+    lines = [
+        f"%0 = {'param' if op == 'buffer' else 'alloc'} : dtype=f32 slot=0 size={size}",
+        "%1 = const : dtype=i32 value=0",
+        "%2 = index %0, %1",
+        "%3 = const : dtype=f32 value=1.0",
+        "%4 = store %2, %3",
+        "%5 = sink %4",
+    ]
+    argument = f"%6 = buffer : dtype=f32 slot=0 size={size}" if op == "buffer" else None
+    call = "%7 = call %5, %6 : name=k" if argument else "%6 = call %5 : name=k"
+    return HEADER + "\n".join([*lines, *filter(None, [argument]), call]) + "\n"
+
+
+@pytest.mark.parametrize("op", ["buffer", "alloc"])
+@pytest.mark.parametrize("interp", [False, True], ids=["c", "interp"])
+@pytest.mark.parametrize("size_text", [HUGE, str(2**31 - 1), str(MAX_ELEMENTS + 1)])
+def test_a_size_beyond_the_limit(capsys, tmp_path, op, interp, size_text):
+    path = write(tmp_path, buffer_program(op, size_text))
+    result = in_process(capsys, "run", path, *(["--interp"] if interp else []))
+    assert_one_error_line(result, f"size={size_text} is above the limit of {MAX_ELEMENTS}")
+
+
+@needs_clang
+def test_a_large_scratch_array_runs(capsys, tmp_path, monkeypatch):
+    monkeypatch.setattr(runtime, "CACHE_DIR", str(tmp_path / "cache"))
+    path = write(tmp_path, buffer_program("alloc", "4000000"))
+    assert in_process(capsys, "run", path) == (0, "k()\n", "")
+
+
+def test_buffers_beyond_the_limit_together(capsys, tmp_path):
+    half = MAX_ELEMENTS // 2 + 1
+    text = loads(buffer_program("buffer", str(half)))
+    # two buffers of just over half the limit each: each is allowed, both are not
+    other = UOp(Ops.BUFFER, (), ParamArg(1, Ptr(text.src[1].dtype.base, half)))
+    call = UOp(Ops.CALL, (text.src[0], text.src[1], other), CallArg("k"))
+    path = write(tmp_path, dumps(call))
+    assert_one_error_line(in_process(capsys, "run", path), "above the limit of")
+
+
+def test_a_file_beyond_the_limit(capsys):
+    assert_one_error_line(
+        in_process(capsys, "check", "/dev/zero"), f"larger than the limit of {MAX_TEXT_BYTES}"
+    )
+
+
+def doubling(lines: int) -> str:
+    body = [f"%{k + 1} = add %{k}, %{k}" for k in range(lines)]
+    return HEADER + "%0 = param : dtype=i32 slot=0\n" + "\n".join(body) + "\n"
+
+
+def test_show_refuses_a_tree_too_big(capsys, tmp_path):
+    path = write(tmp_path, doubling(42))
+    assert_one_error_line(in_process(capsys, "show", path), "show: the infix form would write")
+    assert in_process(capsys, "check", path)[0] == 0  # the graph itself is small
+
+
+def test_crlf_agrees_with_loads(capsys, tmp_path):
+    text = Path(RELU).read_text().replace("\n", "\r\n")
+    with pytest.raises(ParseError) as refused:
+        loads(text)
+    result = in_process(capsys, "check", write(tmp_path, text))
+    assert_one_error_line(result, str(refused.value))
+
+
+def test_control_characters_in_a_name_are_escaped(capsys, tmp_path):
+    text = Path(RELU).read_text().replace("name=relu", "name=re\x1b[2Jlu\x07")
+    status, out, err = in_process(capsys, "run", write(tmp_path, text), "--interp", "1", "2")
+    assert status == 0 and out == "re\\x1b[2Jlu\\x07(1.0, 2.0) = 3.0\n"
+    status, out, err = in_process(capsys, "show", write(tmp_path, text))
+    assert status == 0 and "\x1b" not in out[out.index("call:") :]
+
+
+# ---------------------------------------------------------------------------------------------
+# the cache, the compiler, the output
+# ---------------------------------------------------------------------------------------------
+
+
+@needs_clang
+def test_an_unwritable_cache(capsys, tmp_path, monkeypatch):
+    monkeypatch.setattr(runtime, "CACHE_DIR", str(tmp_path / "cache"))
+
+    def refused(**kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(runtime.tempfile, "mkstemp", refused)
+    assert_one_error_line(in_process(capsys, "run", RELU, "1", "2"), "Permission denied")
+
+
+@needs_clang
+def test_a_full_disk_during_the_write(capsys, tmp_path, monkeypatch):
+    cache = tmp_path / "cache"
+    monkeypatch.setattr(runtime, "CACHE_DIR", str(cache))
+    real = runtime.tempfile.mkstemp
+
+    def on_a_full_disk(**kwargs):
+        handle, path = real(**kwargs)
+        os.close(handle)
+        return os.open("/dev/full", os.O_WRONLY), path
+
+    monkeypatch.setattr(runtime.tempfile, "mkstemp", on_a_full_disk)
+    result = in_process(capsys, "run", RELU, "1", "2")
+    assert_one_error_line(result, "No space left on device")
+    assert os.listdir(cache) == []  # no 0-byte temporary left behind
+
+
+def fake_clang(tmp_path, stderr_lines: list) -> str:
+    fake = tmp_path / "fake_bin"
+    fake.mkdir()
+    echo = "".join(f"echo '{line}' >&2\n" for line in stderr_lines)
+    (fake / "clang").write_text(
+        '#!/bin/sh\nif [ "$1" = "--version" ]; then echo "fake clang 1.0"; exit 0; fi\n'
+        + echo
+        + "exit 1\n"
+    )
+    (fake / "clang").chmod(0o755)
+    return str(fake)
+
+
+@pytest.mark.parametrize(
+    "lines, cause",
+    [
+        (
+            [
+                "/usr/bin/ld: /tmp/k-1.o: in function `k`:",
+                "k.c:(.text+0x0): multiple definition of `k`; /tmp/k-2.o: first defined here",
+                "clang: error: linker command failed with exit code 1 (use -v to see invocation)",
+            ],
+            "multiple definition of `k`",
+        ),
+        (
+            [
+                "/usr/bin/ld: final link failed: No space left on device",
+                "clang: error: linker command failed with exit code 1 (use -v to see invocation)",
+            ],
+            "final link failed: No space left on device",
+        ),
+        (
+            ["k.c:3:1: warning: first a warning", "k.c:7:2: error: the real error"],
+            "k.c:7:2: error: the real error",
+        ),
+    ],
+    ids=["multiple-definition", "no-space", "warning-first"],
+)
+def test_a_compiler_failure_carries_its_cause(tmp_path, lines, cause):
+    path = fake_clang(tmp_path, lines)
+    result = uopc(tmp_path, "run", RELU, "1", "2", PATH=path, UOPC_CACHE=str(tmp_path / "c"))
+    assert_one_error_line(result, "uopc: clang failed: ")
+    assert cause in result[2]
+
+
+def test_a_closed_pipe_ends_quietly(tmp_path):
+    path = write(
+        tmp_path,
+        HEADER
+        + "%0 = param : dtype=i32 slot=0\n"
+        + "".join(f"%{k + 1} = add %{k}, %0\n" for k in range(20_000)),
+    )
+    done = subprocess.run(
+        f"'{sys.executable}' -m uopc show '{path}' | head -1",
+        shell=True,
+        capture_output=True,
+        text=True,
+        env=environment(),
+        timeout=120,
+    )
+    assert done.stdout == "; uop v1\n" and done.stderr == ""
+
+
+def test_output_to_a_full_device(tmp_path):
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "uopc", "check", RELU],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=environment(),
+            cwd=ROOT,
+            timeout=120,
+        )
+    assert done.returncode == 2
+    assert done.stderr == "uopc: cannot write the output: No space left on device\n"
+
+
+# ---------------------------------------------------------------------------------------------
+# fuzz: damaged texts and arguments to every command
+# ---------------------------------------------------------------------------------------------
+
+NOISE = "%=,:;- 0123456789.\n\r\t\x00\x1b_+eE[]{}\"'\\abcdefilmnpstuvxz\u0665\u00e9"
+SOURCES = [Path(p).read_text() for p in (RELU, ADD3)] + [doubling(5), buffer_program("alloc", "4")]
+
+
+def damaged(rng: random.Random, text: str) -> str:
+    for _ in range(rng.randrange(1, 4)):
+        position = rng.randrange(len(text) + 1)
+        kind = rng.randrange(4)
+        if kind == 0:
+            text = text[:position] + rng.choice(NOISE) + text[position + 1 :]
+        elif kind == 1:
+            text = text[:position] + text[position + 1 :]
+        elif kind == 2:
+            text = text[:position] + rng.choice(NOISE) * rng.randrange(1, 3) + text[position:]
+        else:
+            lines = text.split("\n")
+            lines.insert(rng.randrange(len(lines) + 1), rng.choice(lines))
+            text = "\n".join(lines)
+    return text
+
+
+def damaged_arguments(rng: random.Random, command: str) -> list:
+    pool = ["1", "-1", "2.5", "nan", "x", "1e999", "9" * 50, "--", "--interp", "--stats",
+            "--fast-math", "--names", "a,,b", "--buffers", "[[1,2,3],[4,5,6],[0,0,0]]",
+            "[[", "[1]", "{}", "--bogus", "\x1b", ""]  # fmt: skip
+    return [rng.choice(pool) for _ in range(rng.randrange(4))]
+
+
+@pytest.mark.layer("cli-fuzz")
+def test_fuzz_every_command(capsys, tmp_path, monkeypatch):
+    """Every run ends with status 0, or 2 with one `uopc: ` line; never a traceback."""
+    monkeypatch.setattr(runtime, "CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(runtime, "CC", "uopc-no-compiler-in-the-fuzz")  # the C path's errors
+    rng, checks, refused = random.Random(11), 0, 0
+    commands = list(cli.COMMANDS)
+    for case in range(size(300, 3000)):
+        command = commands[case % len(commands)]
+        path = write(tmp_path, damaged(rng, rng.choice(SOURCES)), f"f{case % 7}.uop")
+        argv = [command, path, *damaged_arguments(rng, command)]
+        try:
+            status = cli.main(argv)
+        except SystemExit as done:  # argparse's usage errors and --help
+            status = done.code
+        out, err = capsys.readouterr()
+        assert status in (0, 2), (argv, status, err)
+        if status == 2:
+            assert err.startswith("uopc: ") and err.count("\n") == 1 and out == "", (argv, err)
+            assert err[:-1].isprintable(), (argv, err)
+            refused += 1
+        checks += 1
+    assert refused > checks // 4
+    report("reliability", "cli-fuzz", checks)
