@@ -41,8 +41,9 @@ GROUPS = {
     "unit": "rule unit cases and point checks",
     "pipeline": "pipeline",
     "memory": "memory programs",
+    "reliability": "reliability: fuzzed command lines, call names",
 }
-BROKEN_DOWN = ("pipeline",)  # groups whose layers are listed under their row
+BROKEN_DOWN = ("pipeline", "reliability")  # groups whose layers are listed under their row
 WIDTH = 11  # the count column: room for "999,999,999"
 
 COUNT = re.compile(r"COUNT (\S+) (\S+) (\d+)")

@@ -14,7 +14,7 @@ the first fast-math counterexample) goes the same way through `figure(key, value
 import json
 import os
 
-GROUPS = ("semantics-numpy", "semantics-c", "unit", "pipeline", "memory")
+GROUPS = ("semantics-numpy", "semantics-c", "unit", "pipeline", "memory", "reliability")
 
 
 def full() -> bool:

@@ -17,6 +17,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from counting import report
 
 import uopc.render
 from uopc import F32, CallArg, Ops, ParamArg, UOp, runtime
@@ -126,9 +127,12 @@ def write_list() -> None:
 
 @needs_clang
 def test_the_list_holds_every_derived_name():
+    checks = 0
     for section, names in derived_sections().items():
         missing = sorted(names - set(NAME_RULES))
         assert not missing, f"{section}: {missing[:10]}; run python tests/test_names.py --write"
+        checks += len(names)
+    report("reliability", "call-names", checks)
 
 
 def test_the_prelude_helpers_are_found():

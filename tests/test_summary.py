@@ -24,8 +24,9 @@ COUNT pipeline sound 1000
 COUNT pipeline sound 28700
 COUNT pipeline render 30000
 COUNT memory memory 1805
+COUNT reliability cli-fuzz 300
 """
-TOTAL = 600000 + 600000 + 52 + 547 + 28700 + 30000 + 1805  # the second `sound` line replaces
+TOTAL = 600000 + 600000 + 52 + 547 + 28700 + 30000 + 1805 + 300  # the second `sound` replaces
 
 
 @pytest.fixture
