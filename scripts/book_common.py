@@ -61,7 +61,7 @@ SOURCES = {
     "tests/mutant_matrix": (*PACKAGE, "tests/*.py", "tests/*.c"),
     "proofs/proofs": (*PACKAGE, "tests/proofs.py", "tests/common.py", "requirements.txt"),
     # the same files as demos/bench.py's own `sources_hash` in bench.json
-    "bench/bench": (*PACKAGE, "demos/bench.py", "demos/tinygrad_demo.py", "tests/common.py"),
+    "bench/bench": (*PACKAGE, "demos/bench*.py", "demos/tinygrad_demo.py", "tests/common.py"),
     "bench/machine_info": ("scripts/machine_info.py", "requirements.txt"),
     "bench/tinygrad_demo": ("demos/tinygrad_demo.py", "requirements.txt"),
 }

@@ -386,44 +386,74 @@ def collect_exercises(out: Path) -> None:
 
 
 def collect_bench(out: Path) -> None:
-    """From out/bench/bench.json. relu(x*y+1) three ways: bench_interp_ns_per_element and
+    """From out/bench/bench.json; every time is cpu time (process time, with clang's own in the
+    compile block). relu(x*y+1) three ways: bench_interp_ns_per_element and
     bench_ctypes_ns_per_call (text, 3 significant digits: "3,820", "584"),
-    bench_loop_ns_per_element (text, 2 significant digits: "0.96"), bench_ratio_interp_loop and
-    bench_ratio_ctypes_loop (text, whole numbers: "3,966"). Compile times:
-    bench_compile_largest_statements, bench_compile_largest_o0_s and _o2_s (text, 3 decimals).
-    Graphs: bench_expressions, bench_graph_nodes_total, bench_graph_nodes_distinct,
-    bench_graph_kib, bench_bytes_per_node, bench_simplify_ms, bench_simplify_nodes_per_s,
-    bench_graph_nodes_after (whole numbers), bench_doublings, bench_doubling_nodes,
-    bench_doubling_tree. bench_quick is true when the data come from a quick run (never
-    committed: that fails here)."""
+    bench_loop_ns_per_element and bench_loop_plain_ns_per_element (text, 2 significant digits:
+    "0.96"), bench_ratio_interp_loop and bench_ratio_ctypes_loop (text, whole numbers: "3,966"),
+    bench_ratio_loop_plain (text, 2 decimals). Compile times (text, 3 decimals):
+    bench_compile_largest_statements and bench_compile_before_statements (the largest two
+    sizes), bench_compile_largest_o0_s and _o2_s, bench_compile_empty_o0_s and _o2_s (an empty
+    file: clang's start-up), bench_compile_net_o0_s and _o2_s (the largest less the empty
+    file), bench_compile_growth_o0 and _o2 (text, 1 decimal: net time of the largest over the
+    one before it). Graphs: bench_expressions, bench_graph_nodes_total,
+    bench_graph_nodes_distinct, bench_graph_kib, bench_bytes_per_node, bench_simplify_ms,
+    bench_simplify_nodes_per_s, bench_graph_nodes_after (whole numbers), bench_doublings,
+    bench_doubling_nodes, bench_doubling_tree. Targets, uopc/tinygrad (text, 2 decimals):
+    bench_target_nodes_per_s, bench_target_chain, bench_target_bytes. bench_quick is true when
+    the data come from a quick run, and bench_busy when wall and cpu time disagreed in a run
+    made with --busy (either fails here)."""
     data = json.loads(read(out, "bench/bench.json"))
     put("bench_quick", bool(data.get("quick")))
     expect(not data.get("quick"), "out/bench/bench.json comes from a quick run")
-    relu = data["relu_ns"]
+    put("bench_busy", bool(data["busy"]))
+    expect(not data["busy"], f"out/bench/bench.json: wall and cpu time disagreed: {data['busy']}")
+    relu, plain = data["relu_cpu_ns"], data["relu_plain_loop"]
     interp, ctypes_call, loop = relu["interpreter"], relu["ctypes_per_element"], relu["c_loop"]
     put("bench_interp_ns_per_element", significant(interp, 3))
     put("bench_ctypes_ns_per_call", significant(ctypes_call, 3))
     put("bench_loop_ns_per_element", significant(loop, 2))
+    put("bench_loop_plain_ns_per_element", significant(plain["cpu"], 2))
     put("bench_ratio_interp_loop", f"{interp / loop:,.0f}")
     put("bench_ratio_ctypes_loop", f"{ctypes_call / loop:,.0f}")
-    times = data["compile_times"]
-    largest = max(range(len(times["statements"])), key=lambda i: times["statements"][i])
-    put("bench_compile_largest_statements", times["statements"][largest])
-    put("bench_compile_largest_o0_s", f"{times['O0'][largest]:.3f}")
-    put("bench_compile_largest_o2_s", f"{times['O2'][largest]:.3f}")
+    put("bench_ratio_loop_plain", f"{loop / plain['cpu']:.2f}")
+    collect_compile(data["compile_cpu"])
     graphs = data["graphs"]
     put("bench_expressions", graphs["expressions"])
     put("bench_graph_nodes_total", graphs["nodes"])
     put("bench_graph_nodes_distinct", graphs["distinct"])
     put("bench_graph_kib", round(graphs["traced_bytes"] / 1024))
     put("bench_bytes_per_node", round(graphs["bytes_per_distinct_node"]))
-    put("bench_simplify_ms", round(graphs["simplify_seconds"] * 1000))
-    put("bench_simplify_nodes_per_s", round(graphs["nodes_per_second"]))
+    put("bench_simplify_ms", round(graphs["simplify_seconds_cpu"] * 1000))
+    put("bench_simplify_nodes_per_s", round(graphs["nodes_per_second_cpu"]))
     put("bench_graph_nodes_after", graphs["nodes_after"])
     doubling = graphs["doubling"]
     put("bench_doublings", doubling["count"])
     put("bench_doubling_nodes", doubling["nodes"])
     put("bench_doubling_tree", doubling["tree"])
+    figures = (data["tinygrad"].get("figures") or {}) if data["tinygrad"]["version"] else {}
+    for key, figure in (
+        ("bench_target_nodes_per_s", "nodes_per_second_cpu"),
+        ("bench_target_chain", "chain_seconds_cpu"),
+        ("bench_target_bytes", "bytes_per_distinct_node"),
+    ):
+        if figure in figures:
+            put(key, f"{figures[figure]['uopc_over_tinygrad']:.2f}")
+
+
+def collect_compile(times: dict) -> None:
+    """The compile keys of collect_bench, from the cpu times of the compile block."""
+    order = sorted(range(len(times["statements"])), key=lambda i: times["statements"][i])
+    largest, before = order[-1], order[-2]
+    put("bench_compile_largest_statements", times["statements"][largest])
+    put("bench_compile_before_statements", times["statements"][before])
+    for level in ("O0", "O2"):
+        empty = times["empty"][level]
+        net, net_before = times[level][largest] - empty, times[level][before] - empty
+        put(f"bench_compile_largest_{level.lower()}_s", f"{times[level][largest]:.3f}")
+        put(f"bench_compile_empty_{level.lower()}_s", f"{empty:.3f}")
+        put(f"bench_compile_net_{level.lower()}_s", f"{net:.3f}")
+        put(f"bench_compile_growth_{level.lower()}", f"{net / net_before:.1f}")
 
 
 def collect_machine(out: Path) -> None:

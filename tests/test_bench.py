@@ -14,15 +14,15 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_numbers import parsed
+from test_numbers import keys_of, parsed
 
 ROOT = Path(__file__).resolve().parents[1]
-BLOCKS = ["relu", "compile", "graphs", "tinygrad", "tinygrad-method"]
+BLOCKS = ["relu", "compile", "graphs", "tinygrad", "targets", "tinygrad-method"]
 FIGURES = [
     "nodes_before", "distinct_before", "nodes_after", "distinct_after",
     "simplify_seconds_wall", "simplify_seconds_cpu", "nodes_per_second", "nodes_per_second_cpu",
     "bytes_traced", "bytes_per_distinct_node", "chain_seconds_wall", "chain_seconds_cpu",
-    "long_chain_seconds_wall", "long_chain_handled",
+    "long_chain_seconds_wall", "long_chain_seconds_cpu", "long_chain_handled",
 ]  # fmt: skip
 
 
@@ -34,7 +34,9 @@ def positive_numbers(values) -> bool:
 @pytest.mark.needs_clang
 def test_quick_bench_prints_every_block_and_writes_every_key(tmp_path):
     path = tmp_path / "bench.json"
-    command = [sys.executable, str(ROOT / "demos" / "bench.py"), "--quick", "--json", str(path)]
+    # --busy: the suite runs beside other jobs, so wall and cpu time may disagree here
+    command = [sys.executable, str(ROOT / "demos" / "bench.py"), "--quick", "--busy"]
+    command += ["--json", str(path)]
     done = subprocess.run(command, capture_output=True, text=True, timeout=900, cwd=ROOT)
     assert done.returncode == 0, f"bench.py --quick failed:\n{done.stdout[-3000:]}{done.stderr}"
 
@@ -49,18 +51,34 @@ def test_quick_bench_prints_every_block_and_writes_every_key(tmp_path):
     (tmp_path / "bench").mkdir()
     path.rename(tmp_path / "bench" / "bench.json")
     numbers, failed = parsed("collect_bench", tmp_path)
-    assert len(failed) == 1 and "quick run" in failed[0] and numbers["bench_quick"] is True
+    assert "quick run" in failed[0] and numbers["bench_quick"] is True
+    # and the one that refuses times measured beside other jobs (--busy on a loaded machine)
+    assert len(failed) == 1 + bool(data["busy"])
+    assert all("wall and cpu time disagreed" in failure for failure in failed[1:])
+    assert numbers["bench_busy"] is bool(data["busy"])
+    promised = set(keys_of("collect_bench")) - {"collect_bench"}
+    promised -= set() if with_tinygrad else {k for k in promised if k.startswith("bench_target")}
+    assert promised <= set(numbers), promised - set(numbers)
     assert re.fullmatch(r"[0-9a-f]{64}", data["sources_hash"])
     assert set(data["relu_ns"]) == {"interpreter", "ctypes_per_element", "c_loop"}
     assert positive_numbers(data["relu_ns"].values())
+    assert set(data["relu_cpu_ns"]) == set(data["relu_ns"])
+    plain = data["relu_plain_loop"]
+    assert positive_numbers([plain["wall"], plain["cpu"], plain["ratio_cpu"]])
+    assert plain["met"] == (plain["ratio_cpu"] <= 1.5)
+    assert isinstance(data["busy"], list)
     times = data["compile_times"]
     assert set(times) == {"statements", "O0", "O1", "O2"}
     for level in ("O0", "O1", "O2"):
         assert len(times[level]) == len(times["statements"]) and positive_numbers(times[level])
+    cpu = data["compile_cpu"]
+    assert set(cpu) == {"statements", "empty", "empty_wall", "O0", "O1", "O2"}
+    assert set(cpu["empty"]) == {"O0", "O1", "O2"} and positive_numbers(cpu["empty"].values())
     graphs = data["graphs"]
     assert graphs["doubling"] == {"count": 18, "nodes": 19, "tree": 2**19 - 1}
     assert 0 < graphs["nodes_after"] and graphs["distinct"] <= graphs["nodes"]
     assert positive_numbers([graphs["bytes_per_distinct_node"], graphs["nodes_per_second"]])
+    assert positive_numbers([graphs["simplify_seconds_cpu"], graphs["nodes_per_second_cpu"]])
 
     tinygrad = data["tinygrad"]
     if not with_tinygrad:
@@ -75,3 +93,58 @@ def test_quick_bench_prints_every_block_and_writes_every_key(tmp_path):
         details = tinygrad["details"][library]
         assert details["failures"] == 0
         assert details["points_checked"] == 512 * tinygrad["expressions"]
+
+
+# ---------------------------------------------------------------------------------------------
+# the check that wall and cpu time agree (demos/bench_clock.py), with made-up clock readings
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def bench_clock(monkeypatch):
+    monkeypatch.syspath_prepend(str(ROOT / "demos"))
+    import bench_clock
+
+    monkeypatch.setitem(bench_clock.SETTINGS, "busy", False)
+    monkeypatch.setattr(bench_clock, "DISAGREED", [])
+    return bench_clock
+
+
+def readings(*pairs):
+    """A run_once that returns the given (wall, cpu) pairs in turn, and counts its calls."""
+    calls = []
+
+    def run_once():
+        calls.append(1)
+        return (*pairs[len(calls) - 1], {"run": len(calls)})
+
+    return run_once, calls
+
+
+def test_agreeing_times_are_taken_at_once(bench_clock):
+    run_once, calls = readings((1.0, 0.8))
+    assert bench_clock.checked("m", run_once) == (1.0, 0.8, {"run": 1}) and len(calls) == 1
+
+
+def test_a_disagreement_is_run_again(bench_clock):
+    run_once, calls = readings((2.0, 1.0), (1.1, 1.0))
+    assert bench_clock.checked("m", run_once)[2] == {"run": 2} and len(calls) == 2
+
+
+def test_a_lasting_disagreement_stops_and_names_the_measurement(bench_clock):
+    run_once, calls = readings((2.0, 1.0), (1.0, 1.4), (3.0, 1.0))
+    with pytest.raises(SystemExit, match=r"FAILED: relu, c_loop: wall 3 s and cpu 1 s differ"):
+        bench_clock.checked("relu, c_loop", run_once)
+    assert len(calls) == bench_clock.TRIES
+
+
+def test_busy_reports_and_goes_on(bench_clock):
+    bench_clock.SETTINGS["busy"] = True
+    run_once, _ = readings((2.0, 1.0), (2.0, 1.0), (2.0, 1.0))
+    assert bench_clock.checked("m", run_once)[:2] == (2.0, 1.0)
+    assert len(bench_clock.DISAGREED) == 1 and bench_clock.DISAGREED[0].startswith("m: wall 2 s")
+
+
+def test_the_bounds_of_agreement(bench_clock):
+    assert bench_clock.agree(1.3, 1.0) and bench_clock.agree(1.0, 1.3)
+    assert not bench_clock.agree(1.31, 1.0) and not bench_clock.agree(1.0, 1.31)

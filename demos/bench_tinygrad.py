@@ -1,0 +1,304 @@
+"""Benchmark blocks `tinygrad`, `targets` and `tinygrad-method`: uopc beside tinygrad.
+
+The same expressions and chains as the `graphs` block, given to tinygrad through its adapter
+(`Tinygrad`, every name looked up one by one), its results checked on every point by an
+evaluator written here; then the table of both libraries' figures and their ratios, and the
+targets, which are judged on cpu time (process time: this process only, so less disturbed by
+other jobs than wall time).
+"""
+
+import textwrap
+
+from bench_graphs import COLUMNS, INT_MAX, INT_MIN, INT_OPS, NAMES, POINTS
+from tinygrad_demo import find
+
+MACHINE = "(this machine)"
+# uopc/tinygrad, in cpu time: (sense, bound)
+TARGETS = {
+    "nodes_per_second_cpu": (">=", 5.0),
+    "chain_seconds_cpu": ("<=", 0.25),
+    "bytes_per_distinct_node": ("<=", 0.75),
+}
+
+
+class Tinygrad:
+    """tinygrad through names looked up one by one: a missing name stops with a clear message."""
+
+    name = "tinygrad"
+
+    def __init__(self):
+        self.UOp = find("tinygrad.uop.ops.UOp")
+        self.Ops = find("tinygrad.uop.Ops")
+        self.graph_rewrite = find("tinygrad.uop.ops.graph_rewrite")
+        self.symbolic = find("tinygrad.uop.symbolic.symbolic")  # what UOp.simplify applies
+        self.index = find("tinygrad.dtype.dtypes.weakint")  # the dtype UOp.variable defaults to
+        self.context = find("tinygrad.helpers.Context")
+        self.stack_limit = find("tinygrad.uop.ops.REWRITE_STACK_LIMIT")  # a ContextVar
+        # a functools.cache on div/mod nodes: it would carry rewrites (and nodes) from one
+        # timed repetition into the next, so it is emptied between repetitions
+        self.memo = find("tinygrad.uop.divandmod.fold_divmod_general")
+        if not hasattr(self.memo, "cache_clear"):
+            raise SystemExit("tinygrad's fold_divmod_general has no cache_clear any more")
+
+    def param(self, slot, lo, hi):
+        return self.UOp.variable(NAMES[slot], lo, hi, self.index)
+
+    def const(self, value):
+        return self.UOp.const(value, self.index)
+
+    def alu(self, op, srcs):
+        if op == "NEG":
+            return -srcs[0]  # tinygrad has no integer NEG: its own negation builds x*-1
+        return self.UOp(self.Ops[op], src=srcs)
+
+    def simplify(self, root):
+        return self.graph_rewrite(root, self.symbolic)
+
+    def nodes(self, root):
+        return list(root.toposort())
+
+    def forget(self):
+        self.memo.cache_clear()
+
+    def chain(self, n):
+        node = self.UOp.variable("x", INT_MIN, INT_MAX, self.index)
+        for c in range(1, n + 1):
+            node = self.UOp(self.Ops.ADD, src=(node, self.const(c)))
+        return node
+
+    def chain_value(self, result):
+        return tinygrad_values(result, {"x": [0]})[0]
+
+    def check(self, seed, original, result, expected):
+        return check_tinygrad(seed, original, result, expected)
+
+
+def tinygrad_values(root, columns: dict) -> list:
+    """The value of a tinygrad graph for each row of columns (variable name -> values).
+
+    Written here from each op's meaning, not with tinygrad's own evaluator, so that the check
+    does not share tinygrad's mistakes. An op not listed stops the check with its name.
+    """
+    rows = len(next(iter(columns.values())))
+    values = {}
+    for u in root.toposort():
+        op = u.op.name
+        if op == "STACK" and not u.src:
+            values[u] = None  # the empty shape under a variable: no value
+        elif op in ("BUFFER", "PARAM") and getattr(u.arg, "name", None) in columns:
+            values[u] = columns[u.arg.name]
+        elif op == "CONST":
+            values[u] = [u.arg] * rows
+        elif op == "CAST" and u.dtype.name == "bool":
+            values[u] = [bool(v) for v in values[u.src[0]]]
+        elif op == "CAST" and u.dtype.name in ("weakint", "int", "long"):
+            values[u] = [int(v) for v in values[u.src[0]]]
+        elif op in INT_OPS:
+            fn = INT_OPS[op]
+            values[u] = [fn(*args) for args in zip(*(values[s] for s in u.src), strict=True)]
+        else:
+            raise SystemExit(f"tinygrad_values: no meaning written here for {op} ({u.dtype})")
+    return values[root]
+
+
+def check_tinygrad(seed, original, result, expected) -> tuple[int, list]:
+    """(points checked, failures): the original (a check of the adapter and of the evaluator)
+    and the simplified graph, each against the reference."""
+    failures = []
+    for what, graph in (("original", original), ("simplified", result)):
+        got = tinygrad_values(graph, COLUMNS)
+        for point, g, want in zip(POINTS, got, expected, strict=True):
+            if g != want:
+                failures.append(
+                    f"tinygrad, seed {seed}: at (i, j, k) = {point} the {what} graph gives {g}, "
+                    f"the reference {want}\n  original:   {original.render(simplify=False)}\n"
+                    f"  simplified: {result.render(simplify=False)}"
+                )
+                break
+    return len(POINTS), failures
+
+
+def ratio(a, b):
+    return a / b if a is not None and b else None
+
+
+def comparison(data, memory, sizes) -> dict:
+    """Every figure of both libraries, and uopc/tinygrad for each, with the targets."""
+    u, t = data["uopc"], data["tinygrad"]
+    rows = {
+        "nodes_before": (u["before"]["sum"], t["before"]["sum"]),
+        "distinct_before": (u["before"]["distinct"], t["before"]["distinct"]),
+        "nodes_after": (u["after"]["sum"], t["after"]["sum"]),
+        "distinct_after": (u["after"]["distinct"], t["after"]["distinct"]),
+        "simplify_seconds_wall": (u["simplify"]["wall"], t["simplify"]["wall"]),
+        "simplify_seconds_cpu": (u["simplify"]["cpu"], t["simplify"]["cpu"]),
+        "nodes_per_second": (u["nodes_per_second"], t["nodes_per_second"]),
+        "nodes_per_second_cpu": (
+            u["before"]["sum"] / u["simplify"]["cpu"],
+            t["before"]["sum"] / t["simplify"]["cpu"],
+        ),
+        "bytes_traced": (memory["uopc"]["traced_bytes"], memory["tinygrad"]["traced_bytes"]),
+        "bytes_per_distinct_node": (
+            memory["uopc"]["bytes_per_distinct_node"],
+            memory["tinygrad"]["bytes_per_distinct_node"],
+        ),
+        "chain_seconds_wall": (u["chain"]["wall"], t["chain"]["wall"]),
+        "chain_seconds_cpu": (u["chain"]["cpu"], t["chain"]["cpu"]),
+        "long_chain_seconds_wall": (
+            u["long_chain"]["wall"] if u["long_chain"]["ok"] else None,
+            t["long_chain"]["wall"] if t["long_chain"]["ok"] else None,
+        ),
+        "long_chain_seconds_cpu": (
+            u["long_chain"]["cpu"] if u["long_chain"]["ok"] else None,
+            t["long_chain"]["cpu"] if t["long_chain"]["ok"] else None,
+        ),
+    }
+    table = {
+        name: {"uopc": a, "tinygrad": b, "uopc_over_tinygrad": ratio(a, b)}
+        for name, (a, b) in rows.items()
+    }
+    for name, (sense, bound) in TARGETS.items():
+        r = table[name]["uopc_over_tinygrad"]
+        table[name]["target"] = f"{sense} {bound}"
+        table[name]["met"] = r is not None and (r >= bound if sense == ">=" else r <= bound)
+    table["long_chain_handled"] = {
+        "uopc": u["long_chain"]["ok"],
+        "tinygrad": t["long_chain"]["ok"],
+        "target": "uopc handles it",
+        "met": u["long_chain"]["ok"],
+    }
+    return table
+
+
+def number(value, digits: int) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, int):
+        return f"{value:,}"
+    return f"{value:,.{digits}f}"
+
+
+def tinygrad_block(version, sizes, table, data) -> list[str]:
+    n, chain, long = sizes["expressions"], sizes["chain"], sizes["long_chain"]
+    rows = [
+        ("nodes before (summed)", "nodes_before", 0),
+        ("distinct nodes before", "distinct_before", 0),
+        ("nodes after (summed)", "nodes_after", 0),
+        ("distinct nodes after", "distinct_after", 0),
+        (f"simplify {n:,}, ms wall", "simplify_seconds_wall", 1),
+        (f"simplify {n:,}, ms cpu", "simplify_seconds_cpu", 1),
+        ("nodes per second, wall", "nodes_per_second", 0),
+        ("nodes per second, cpu", "nodes_per_second_cpu", 0),
+        ("bytes per distinct node", "bytes_per_distinct_node", 0),
+        (f"chain {chain:,}, s wall", "chain_seconds_wall", 2),
+        (f"chain {chain:,}, s cpu", "chain_seconds_cpu", 2),
+        (f"chain {long:,}, s wall", "long_chain_seconds_wall", 2),
+        (f"chain {long:,}, s cpu", "long_chain_seconds_cpu", 2),
+    ]
+    lines = [
+        f"uopc beside tinygrad {version}, in this run  {MACHINE}",
+        f"  {n:,} index expressions, each simplified alone; best of {sizes['repeats']}",
+        f"  {'figure':<26}{'uopc':>12}{'tinygrad':>12}{'ratio':>8}",
+    ]
+    for label, key, digits in rows:
+        row = table[key]
+        scale = 1000 if key.startswith("simplify_seconds") else 1
+        a = None if row["uopc"] is None else row["uopc"] * scale
+        b = None if row["tinygrad"] is None else row["tinygrad"] * scale
+        lines.append(
+            f"  {label:<26}{number(a, digits):>12}{number(b, digits):>12}"
+            f"{number(row['uopc_over_tinygrad'], 2):>8}"
+        )
+    u, t = data["uopc"], data["tinygrad"]
+    checked = f"{u['points_checked']:>12,}{t['points_checked']:>12,}"
+    lines.append(f"  {'points checked, all right':<26}{checked}")
+    lines += long_chain_lines(long, u, t)
+    lines += [
+        "  ratio: uopc/tinygrad; wall is perf_counter, cpu",
+        "  is process_time (this process only)",
+    ]
+    return lines
+
+
+def outcome_text(outcome: dict) -> str:
+    if outcome["ok"]:
+        return (
+            f"{outcome['wall']:.2f} s wall, {outcome['cpu']:.2f} s cpu, {outcome['size']} nodes "
+            f"after, value at x = 0: {outcome['value_at_0']:,}"
+        )
+    seconds = f"{outcome['wall']:.2f} s wall, {outcome['cpu']:.2f} s cpu"
+    return f"stops after {seconds}: {outcome['error']}"
+
+
+def wrapped(text: str) -> list[str]:
+    return textwrap.wrap(text, width=68, initial_indent="    ", subsequent_indent="    ")
+
+
+def long_chain_lines(long: int, u: dict, t: dict) -> list[str]:
+    lines = []
+    settings = {"uopc": "", "tinygrad": f", REWRITE_STACK_LIMIT={t['stack_limit']:,}"}
+    for name, entry in (("uopc", u), ("tinygrad", t)):
+        lines.append(f"  {name}, chain of {long:,} at its defaults{settings[name]}:")
+        lines += wrapped(outcome_text(entry["long_chain"]))
+    raised = t.get("long_chain_raised")
+    if raised is not None:
+        lines.append(f"  tinygrad, chain of {long:,}, REWRITE_STACK_LIMIT={raised['limit']:,}:")
+        lines += wrapped(outcome_text(raised))
+    return lines
+
+
+def targets_block(table, relu_plain: dict, chain: int) -> list[str]:
+    """The four targets of this project, each ratio in cpu time, from this one run."""
+    rows = [
+        ("simplify, nodes per second", table["nodes_per_second_cpu"]),
+        (f"chain of {chain:,}, seconds", table["chain_seconds_cpu"]),
+        ("bytes per distinct node", table["bytes_per_distinct_node"]),
+    ]
+    lines = [f"the targets, cpu time, one run  {MACHINE}", "  uopc/tinygrad:"]
+    for label, row in rows:
+        verdict = "met" if row["met"] else "MISSED"
+        ratio = number(row["uopc_over_tinygrad"], 2)
+        lines.append(f"    {label:<28}{ratio:>6}  target {row['target']}: {verdict}")
+    verdict = "met" if relu_plain["met"] else "MISSED"
+    lines += [
+        "  relu, the runtime's C loop / a plain -O2 loop:",
+        f"    {'ns per element':<28}{relu_plain['ratio_cpu']:>6.2f}  target "
+        f"{relu_plain['target']}: {verdict}",
+    ]
+    return lines
+
+
+METHOD = [
+    "One generator draws each expression as library-neutral terms (seeds 0 to {last}); an "
+    "adapter builds them in each library: uopc on i32 PARAMs with declared bounds, tinygrad "
+    "on UOp.variable(name, lo, hi) in its index dtype, {index}.",
+    "Negation is each library's own: NEG in uopc, x*-1 in tinygrad (it has no integer NEG), "
+    "so tinygrad's graphs have a few more nodes; each rate divides that library's own count.",
+    "Simplifier: uopc.symbolic.simplify; in tinygrad graph_rewrite(u, symbolic), which is "
+    "what UOp.simplify runs. One call per expression in both.",
+    "Fresh graphs for every timed run, built untimed, after one untimed warm-up run; after "
+    "each run every node it built must be freed (checked with weak references), and "
+    "tinygrad's fold_divmod_general cache is cleared, so no run reuses another's ranges or "
+    "rewrites. The libraries take turns, so a change in the machine's load falls on both.",
+    "The garbage collector is paused while timing both (uopc's rewrite pauses it itself). "
+    "Every timed run is checked: wall and cpu time within 30% of each other, or it is run "
+    "again.",
+    "Correctness: each simplified expression of each library on all {points} points, against "
+    "the original term's value computed here with Python ints and floor division: wrapped "
+    "to int32 for uopc (its contract), unwrapped for tinygrad (its index dtype does not "
+    "wrap). uopc's results go through uopc.interp.evaluate, tinygrad's (and its original "
+    "graphs) through an evaluator written here. Expressions that overflow int32: "
+    "{overflowed}.",
+    "Memory: tracemalloc while each library builds the expressions, before this process "
+    "has built any other graph, divided by the distinct nodes.",
+    "Chains: x + 1 + 2 + ... + n, built untimed, then simplified; best of {repeats}.",
+]
+
+
+def method_lines(**values) -> list[str]:
+    lines = ["how the comparison is made"]
+    for item in METHOD:
+        lines += textwrap.wrap(
+            item.format(**values), width=70, initial_indent="  - ", subsequent_indent="    "
+        )
+    return lines
