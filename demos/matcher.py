@@ -52,8 +52,8 @@ def show_pattern(pattern: UPat) -> str:
 
     Patterns are a few levels deep at most, so this one recursion is safe (graphs never are).
     """
-    if pattern.plain:
-        return pattern.name or "_"
+    if pattern.op is None and pattern.dtype is None and pattern.src is None and pattern.arg is ANY:
+        return pattern.name or "_"  # a bare variable
     ops = "|".join(op.name for op in pattern.op or ())
     if pattern.op == (Ops.CONST,) and pattern.arg is ANY and pattern.src is None:
         text = "cvar"

@@ -375,10 +375,10 @@ def test_semantics_vs_c():
 @pytest.mark.layer("semantics")
 def test_case_list_covers_the_contract():
     """30 cases: every op and dtype that eval_op accepts, and every cast between value dtypes."""
-    from uopc.semantics import ANY_RULES, RULES_BY_KIND
+    from uopc.semantics import ANY_DTYPE_CONTRACT, CONTRACT_BY_KIND
 
-    wanted = {(op, kind) for kind, rules in RULES_BY_KIND.items() for op in rules}
-    wanted |= {(op, d.kind) for op in ANY_RULES for d in (BOOL, I32, F32)}
+    wanted = {(op, kind) for kind, rules in CONTRACT_BY_KIND.items() for op in rules}
+    wanted |= {(op, d.kind) for op in ANY_DTYPE_CONTRACT for d in (BOOL, I32, F32)}
     covered = {(c.op, c.srcs[-1].kind) for c in CASES if c.op is not Ops.CAST}
     assert covered == wanted
     casts = {(c.srcs[0], c.out) for c in CASES if c.op is Ops.CAST}

@@ -1,4 +1,5 @@
-"""The operation set of uopc: 23 ops, and the ALU group of 13 that compute values.
+"""The operation set of uopc: 23 ops, the ALU group of 13 that compute values, and the
+commutative ones.
 
 Relies on nothing. Invariant: the order of the members is the book's order, so anything that
 iterates over `Ops` (the matcher's per-op index, the text format) is deterministic.
@@ -9,10 +10,6 @@ import enum
 
 # --8<-- [start:ops]
 class Ops(enum.Enum):
-    # Members are singletons compared by identity, so the identity hash is right, and it is
-    # computed in C: Enum's own __hash__ is Python code, and every table lookup hashes an op.
-    __hash__ = object.__hash__
-
     # leaves and calls
     CONST = enum.auto()
     PARAM = enum.auto()
@@ -50,4 +47,12 @@ ALU = (
     Ops.ADD, Ops.MUL, Ops.MAX, Ops.CMPLT, Ops.CMPNE,
     Ops.FLOORDIV, Ops.FLOORMOD, Ops.WHERE,
 )  # fmt: skip
+
+# The binary ops whose srcs may be swapped: canonical order sorts their srcs. Float MAX is
+# not quite commutative (nan, signed zeros), which the rule that uses this set checks.
+COMMUTATIVE = (Ops.ADD, Ops.MUL, Ops.CMPNE, Ops.MAX)
 # --8<-- [end:ops]
+
+# Speed only: members are singletons compared by identity, so the identity hash is right, and
+# it is computed in C; Enum's own __hash__ is Python code, and every table lookup hashes an op.
+Ops.__hash__ = object.__hash__

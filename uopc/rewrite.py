@@ -37,26 +37,15 @@ def _as_tuple(value):
 class UPat:
     """A pattern: every field that is given must hold for the node it matches."""
 
-    __slots__ = ("op", "dtype", "src", "arg", "name", "arg_key", "op_set", "plain", "src_ops")
+    __slots__ = ("op", "dtype", "src", "arg", "arg_key", "name")
 
     def __init__(self, op=None, dtype=None, src=None, arg=ANY, name=None):
         self.op = _as_tuple(op)
         self.dtype = _as_tuple(dtype)
         self.src = None if src is None else tuple(src)
         self.arg = arg
-        self.arg_key = None if arg is ANY else arg_key(arg)
+        self.arg_key = None if arg is ANY else arg_key(arg)  # compared as the table compares
         self.name = name
-        # Speed only: a set for the op test, and a flag for a pattern that checks nothing but
-        # binds a name, which match() handles without a call.
-        self.op_set = None if op is None else frozenset(self.op)
-        self.plain = op is None and dtype is None and src is None and arg is ANY
-        # (position, ops) of every src that must have a given op: the matcher tests these
-        # before it calls match(), since most attempts fail right there.
-        self.src_ops = tuple(
-            (position, pattern.op_set)
-            for position, pattern in enumerate(self.src or ())
-            if pattern.op_set is not None
-        )
 
     @staticmethod
     def var(name=None, dtype=None) -> "UPat":
@@ -67,8 +56,10 @@ class UPat:
         return UPat(Ops.CONST, dtype=dtype, name=name)
 
     def match(self, u: UOp, store: dict) -> bool:
-        """Check op, dtype, arg, then srcs left to right, then the name binding."""
-        if self.op_set is not None and u.op not in self.op_set:
+        """Check op, dtype, arg, then srcs left to right, then the name binding.
+
+        Recursive, unlike every walk over a graph: a pattern is only a few levels deep."""
+        if self.op is not None and u.op not in self.op:
             return False
         if self.dtype is not None and u.dtype not in self.dtype:
             return False
@@ -78,12 +69,7 @@ class UPat:
             if len(u.src) != len(self.src):
                 return False
             for pattern, src in zip(self.src, u.src, strict=True):
-                if pattern.plain:
-                    if pattern.name is not None and store.setdefault(pattern.name, src) is not src:
-                        return False
-                elif pattern.op_set is not None and src.op not in pattern.op_set:
-                    return False  # the cheapest test, made here to save a call
-                elif not pattern.match(src, store):
+                if not pattern.match(src, store):
                     return False
         if self.name is not None:
             return store.setdefault(self.name, u) is u  # a name used twice binds one node
@@ -129,50 +115,49 @@ class PatternMatcher:
             for op in r.pat.op if r.pat.op is not None else Ops:
                 self.by_op[op].append(r)
         self.fired = collections.Counter()
-        # Speed only: by_op narrowed by the node's dtype, filled on first use.
-        self.by_op_dtype: dict = {op: {} for op in Ops}
 
     def __add__(self, other: "PatternMatcher") -> "PatternMatcher":
-        return PatternMatcher(self.rules + other.rules)
+        return type(self)(self.rules + other.rules)
 
     def rewrite(self, u: UOp, ctx=None):
         """The first replacement offered by a rule for u, or None when no rule fires."""
-        for src_ops, match, fn, wants_ctx, name in self._rules_for(u):
-            for position, ops in src_ops:
-                # speed only: reject on the ops of the srcs before paying for a call to match()
-                if position >= len(u.src) or u.src[position].op not in ops:
-                    break
-            else:
-                store = {}
-                if match(u, store):
-                    result = fn(ctx=ctx, **store) if wants_ctx else fn(**store)
-                    if result is not None and result is not u:  # returning u would loop
-                        self.fired[name] += 1
-                        return result
+        for r in self.by_op[u.op]:
+            store = {}
+            if r.pat.match(u, store):
+                result = r.fn(ctx=ctx, **store) if r.wants_ctx else r.fn(**store)
+                if result is not None and result is not u:  # returning u would loop
+                    self.fired[r.name] += 1
+                    return result
         return None
-
-    def _rules_for(self, u: UOp) -> list:
-        """by_op[u.op] without the rules whose pattern excludes u's dtype (speed only),
-        each unpacked into the fields the loop above reads."""
-        rules = self.by_op_dtype[u.op].get(u.dtype)
-        if rules is None:
-            rules = self.by_op_dtype[u.op][u.dtype] = [
-                (r.pat.src_ops, r.pat.match, r.fn, r.wants_ctx, r.name)
-                for r in self.by_op[u.op]
-                if r.pat.dtype is None or u.dtype in r.pat.dtype
-            ]
-        return rules
 
 
 # --8<-- [end:matcher]
+
+
+# --8<-- [start:rewrite_limit]
+# The default limit on questions to the matcher: a base that stops two rules undoing each other
+# on a small graph in well under a second, plus an allowance per node of the input graph, so
+# that a rule set without a loop finishes on any graph that fits in memory (the strict rules
+# ask about 3 questions per node).
+BASE_LIMIT = 100_000
+LIMIT_PER_NODE = 100
+
+
+def _limit_for(root: UOp) -> int:
+    return BASE_LIMIT + LIMIT_PER_NODE * len(root.toposort())
+
+
+# --8<-- [end:rewrite_limit]
 
 
 # --8<-- [start:graph_rewrite]
 FIRST_VISIT, SRCS_DONE, REPLACEMENT_DONE = 0, 1, 2
 
 
-def graph_rewrite(root: UOp, pm: PatternMatcher, ctx=None, limit: int = 1_000_000) -> UOp:
-    """Rewrite bottom-up to a fixed point: srcs first, then the node, then its replacement."""
+def graph_rewrite(root: UOp, pm: PatternMatcher, ctx=None, limit: int | None = None) -> UOp:
+    """Rewrite bottom-up to a fixed point: srcs first, then the node, then its replacement.
+
+    `limit` caps the questions asked of the matcher; None scales it with root's graph."""
     # Nodes never form reference cycles (a src is always older than its user), so the cyclic
     # garbage collector has nothing to find here; pausing it removes its repeated scans of
     # every live node, which cost about a third of the time on large graphs.
@@ -185,7 +170,14 @@ def graph_rewrite(root: UOp, pm: PatternMatcher, ctx=None, limit: int = 1_000_00
             gc.enable()
 
 
+# --8<-- [end:graph_rewrite]
+
+
+# --8<-- [start:fixed_point]
 def _rewrite_to_fixed_point(root, pm, ctx, limit):
+    # the graph is measured only when the base is spent, so a small rewrite never pays for it
+    scale_later = limit is None
+    limit = BASE_LIMIT if limit is None else limit
     final: dict[UOp, UOp] = {}  # every node finished so far -> its final form
     steps = 0
     stack = [(root, FIRST_VISIT, None)]
@@ -208,11 +200,13 @@ def _rewrite_to_fixed_point(root, pm, ctx, limit):
             if rebuilt in final:  # met before, under another name
                 final[node] = final[rebuilt]
                 continue
-            steps += 1
+            replacement = pm.rewrite(rebuilt, ctx)
+            steps += 1  # counted after the question: the one that crosses the limit counts
+            if steps > limit and scale_later:
+                limit, scale_later = _limit_for(root), False
             if steps > limit:
                 busiest = pm.fired.most_common(3)
                 raise RewriteLimit(f"more than {limit} rewrite steps; busiest rules: {busiest}")
-            replacement = pm.rewrite(rebuilt, ctx)
             if replacement is None:
                 final[node] = final[rebuilt] = rebuilt
             else:
@@ -224,4 +218,4 @@ def _rewrite_to_fixed_point(root, pm, ctx, limit):
     return final[root]
 
 
-# --8<-- [end:graph_rewrite]
+# --8<-- [end:fixed_point]

@@ -99,7 +99,7 @@ def _log2(a: float) -> float:
 
 # --8<-- [start:contract]
 # One contract line per op and dtype kind: (op, kind) -> function of the source values.
-INT_RULES = {
+INT_CONTRACT = {
     Ops.ADD: lambda a, b: wrap32(a + b),
     Ops.MUL: lambda a, b: wrap32(a * b),
     Ops.MAX: lambda a, b: a if a > b else b,
@@ -107,7 +107,7 @@ INT_RULES = {
     Ops.FLOORDIV: floordiv,
     Ops.FLOORMOD: floormod,
 }
-FLOAT_RULES = {
+FLOAT_CONTRACT = {
     Ops.ADD: lambda a, b: f32(a + b),  # computed in double, rounded once
     Ops.MUL: lambda a, b: f32(a * b),
     Ops.MAX: _fmax,
@@ -116,16 +116,16 @@ FLOAT_RULES = {
     Ops.EXP2: _exp2,
     Ops.LOG2: _log2,
 }
-BOOL_RULES = {
+BOOL_CONTRACT = {
     Ops.MUL: lambda a, b: a and b,  # AND
     Ops.MAX: lambda a, b: a or b,  # OR
 }
-ANY_RULES = {
+ANY_DTYPE_CONTRACT = {
     Ops.CMPLT: lambda a, b: a < b,  # false with nan; False < True for bools
     Ops.CMPNE: lambda a, b: a != b,  # true with nan; XOR for bools
     Ops.WHERE: lambda c, a, b: a if c else b,
 }
-RULES_BY_KIND = {"int": INT_RULES, "float": FLOAT_RULES, "bool": BOOL_RULES}
+CONTRACT_BY_KIND = {"int": INT_CONTRACT, "float": FLOAT_CONTRACT, "bool": BOOL_CONTRACT}
 # --8<-- [end:contract]
 
 
@@ -134,9 +134,9 @@ def eval_op(op, dtype, vals, arg=None):
     """Apply op to the Python values vals; dtype is the result's (for CAST the target)."""
     if op is Ops.CAST:
         return cast(vals[0], dtype)
-    if op in ANY_RULES:
-        return ANY_RULES[op](*vals)
-    fn = RULES_BY_KIND.get(dtype.kind, {}).get(op) if hasattr(dtype, "kind") else None
+    if op in ANY_DTYPE_CONTRACT:
+        return ANY_DTYPE_CONTRACT[op](*vals)
+    fn = CONTRACT_BY_KIND.get(dtype.kind, {}).get(op) if hasattr(dtype, "kind") else None
     if fn is None:
         raise ValueError(f"no semantics for {op}")
     return fn(*vals)

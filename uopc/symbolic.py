@@ -10,7 +10,7 @@ import math
 
 from .dtypes import BOOL, F32, I32
 from .fold import fold
-from .ops import ALU, Ops
+from .ops import ALU, COMMUTATIVE, Ops
 from .rewrite import PatternMatcher, UPat, graph_rewrite, rule
 from .semantics import wrap32
 from .uop import INT_MAX, UOp
@@ -27,7 +27,7 @@ INT, FLT = (I32,), (F32,)
 
 @rule(
     "canonical order",
-    UPat((Ops.ADD, Ops.MUL, Ops.CMPNE, Ops.MAX), src=(var("a"), var("b")), name="u"),
+    UPat(COMMUTATIVE, src=(var("a"), var("b")), name="u"),
     SYM,
 )
 def canonical_order(u, a, b):
@@ -191,7 +191,11 @@ def distribute_const(x, c1, c2):
 @rule("x//c trivial", UPat(Ops.FLOORDIV, dtype=INT, src=(var("x"), cvar("c"))), SYM)
 def floordiv_trivial(x, c):
     # x//1 -> x; x//-1 -> -x (INT_MIN // -1 and -INT_MIN are both INT_MIN); x//0 -> 0
-    return {1: x, -1: -x if c.arg == -1 else None, 0: const(0)}.get(c.arg)
+    if c.arg == 1:
+        return x
+    if c.arg == -1:
+        return -x
+    return const(0) if c.arg == 0 else None
 
 
 @rule("x%c trivial", UPat(Ops.FLOORMOD, dtype=INT, src=(var("x"), cvar("c"))), SYM)
@@ -238,7 +242,7 @@ def floormod_floormod(x, c1, c2):
 # --8<-- [end:division]
 
 
-# --8<-- [start:split]
+# --8<-- [start:terms]
 def add_terms(d: UOp) -> list[UOp]:
     """The non-ADD leaves of the tree of ADDs under d, left to right (iteratively)."""
     terms, stack = [], [d]
@@ -267,6 +271,10 @@ def total(terms: list[UOp]) -> UOp:
     return result
 
 
+# --8<-- [end:terms]
+
+
+# --8<-- [start:split]
 def split(d: UOp, c: int):
     """Write d as c*q + r: (q, r) or (q, None); None when that is not safe or not visible.
 
@@ -278,7 +286,10 @@ def split(d: UOp, c: int):
     quotients, rest = [], []
     for term in add_terms(d):
         q = quotient(term, c)
-        (rest if q is None else quotients).append(term if q is None else q)
+        if q is None:
+            rest.append(term)
+        else:
+            quotients.append(q)
     if not quotients:
         return None
     r = total(rest) if rest else None

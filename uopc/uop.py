@@ -1,10 +1,11 @@
-"""The node: `UOp`, hash consing, the type checker and range analysis.
+"""The node: `UOp`, hash consing, the operators, the type checker and range analysis.
 
-Relies on `ops`, `dtypes` and `semantics`. Invariants: any two live nodes with the same op, the
-same src objects and the same arg key are one object; a node's fields never change after it is
-built (only its range cache is filled later); every node was type checked when it was built;
-every walk over a graph is iterative, because graphs are far deeper than Python's recursion
-limit.
+Relies on `ops`, `dtypes` and `semantics`. Read in this order: the node and its key, the table,
+the operators, the type checker, the ranges. Invariants: any two live nodes with the same op,
+the same src objects and the same arg key are one object; a node's fields never change after
+it is built (only its range cache is filled later); every node was type checked when it was
+built; every walk over a graph is iterative, because graphs are far deeper than Python's
+recursion limit.
 """
 
 import itertools
@@ -12,7 +13,7 @@ import math
 import weakref
 from dataclasses import dataclass
 
-from .dtypes import BOOL, F32, I32, INT_MAX, INT_MIN, VALUE_DTYPES, VOID, DType, Ptr
+from .dtypes import BOOL, F32, I32, INT_MAX, INT_MIN, VALUE_DTYPES, VOID, DType, Ptr, dtype_of_value
 from .ops import ALU, Ops
 from .semantics import f32, f32_bits
 
@@ -24,6 +25,7 @@ class UOpError(TypeError):
     """A node that breaks a type rule; the message starts with the op's upper-case name."""
 
 
+# --8<-- [start:args]
 @dataclass(frozen=True, slots=True)
 class ParamArg:
     """The arg of PARAM, BUFFER and ALLOC; vmin/vmax are bounds the caller promises."""
@@ -33,6 +35,15 @@ class ParamArg:
     vmin: int | None = None
     vmax: int | None = None
 
+    def __post_init__(self):
+        # Refused here, where bounds are first written down: a bound outside int32, or
+        # min > max, would otherwise surface much later as a strange range.
+        for bound in (self.vmin, self.vmax):
+            if type(bound) is int and not INT_MIN <= bound <= INT_MAX:
+                raise ValueError(f"a PARAM bound must fit in int32, got {bound}")
+        if type(self.vmin) is int and type(self.vmax) is int and self.vmin > self.vmax:
+            raise ValueError(f"a PARAM's min {self.vmin} is greater than its max {self.vmax}")
+
 
 @dataclass(frozen=True, slots=True)
 class CallArg:
@@ -41,22 +52,11 @@ class CallArg:
     name: str
 
 
+# --8<-- [end:args]
+
+
 # --8<-- [start:arg_key]
 CANONICAL_NAN = f32(math.nan)
-
-
-def arg_key(arg):
-    """The hash-consing key of an arg, immune to True == 1 == 1.0, 0.0 == -0.0 and nan != nan."""
-    if arg is None:
-        return None  # most nodes: tested first only because it is the common case
-    if isinstance(arg, float):
-        return ("f32", f32_bits(arg))  # one key per float32 pattern, one for every nan
-    if isinstance(arg, bool | int):
-        return (type(arg).__name__, arg)  # ("bool", True) differs from ("int", 1)
-    return arg
-
-
-# --8<-- [end:arg_key]
 
 
 def normalise_const(value):
@@ -66,217 +66,46 @@ def normalise_const(value):
     return value
 
 
-# ---------------------------------------------------------------------------------------------
-# The type checker: one function per group of ops, each returning (dtype, shape, space).
-# ---------------------------------------------------------------------------------------------
+def arg_key(arg):
+    """The arg as the table and the patterns compare it: immune to True == 1 == 1.0,
+    0.0 == -0.0 and nan != nan, which Python's own equality would get wrong."""
+    if arg is None:
+        return None  # most nodes: tested first only because it is the common case
+    if isinstance(arg, float):
+        return ("f32", f32_bits(arg))  # one key per float32 pattern, one for every nan
+    if isinstance(arg, bool | int):
+        return (type(arg).__name__, arg)  # ("bool", True) differs from ("int", 1)
+    if isinstance(arg, ParamArg):
+        # ParamArg(True, i32) == ParamArg(1, i32) too: the types of its numbers keep them
+        # apart, so that the ill-typed one reaches the type checker instead of the table
+        size = arg.dtype.size if isinstance(arg.dtype, Ptr) else None
+        return (arg, *(type(v) for v in (arg.slot, arg.vmin, arg.vmax, size)))
+    return arg  # None, CallArg, a DType: equality is already right
 
 
-def _fail(op, problem):
-    raise UOpError(f"{op.name}: {problem}")
+# --8<-- [end:arg_key]
 
 
-def _is_value(u) -> bool:
-    return isinstance(u.dtype, DType) and u.dtype is not VOID and u.space == ALU_SPACE
+# --8<-- [start:table]
+class _Ref(weakref.ref):
+    """A weak reference that remembers its key, so that its callback can drop its entry.
+    (weakref.ref is built in C; WeakValueDictionary builds its references in Python code,
+    which made building a node about twice as slow.)"""
+
+    __slots__ = ("key",)
 
 
-def _check_const(op, src, arg):
-    if src:
-        _fail(op, "takes no srcs")
-    if not isinstance(arg, bool | int | float):
-        _fail(op, "value must be a bool, int or float")
-    if isinstance(arg, int) and not isinstance(arg, bool) and not INT_MIN <= arg <= INT_MAX:
-        _fail(op, f"{arg} does not fit in int32")
-    dtype = BOOL if isinstance(arg, bool) else I32 if isinstance(arg, int) else F32
-    return dtype, (), ALU_SPACE
+TABLE: dict = {}  # (op, src, arg key) -> a weak reference to the live node with that key
 
 
-def _check_param(op, src, arg):
-    if src:
-        _fail(op, "takes no srcs")
-    if not isinstance(arg, ParamArg):
-        _fail(op, "arg must be a ParamArg")
-    if type(arg.slot) is not int or arg.slot < 0:  # bool is an int to isinstance
-        _fail(op, "the slot must be a non-negative int")
-    if any(bound is not None and type(bound) is not int for bound in (arg.vmin, arg.vmax)):
-        _fail(op, "vmin and vmax must be ints or None")
-    if op is Ops.PARAM and isinstance(arg.dtype, DType):
-        if arg.dtype not in VALUE_DTYPES:
-            _fail(op, "a scalar param must be bool, i32 or f32")
-        return arg.dtype, (), ALU_SPACE
-    if not isinstance(arg.dtype, Ptr) or arg.dtype.base not in VALUE_DTYPES:
-        _fail(op, "needs a pointer dtype")
-    if type(arg.dtype.size) is not int or arg.dtype.size <= 0:
-        _fail(op, "size must be positive")
-    return arg.dtype, (arg.dtype.size,), MEM_SPACE
+def _forget(ref: _Ref) -> None:
+    """Called when a node is freed: its entry goes at once, and with it the key's hold on
+    the node's srcs."""
+    if TABLE.get(ref.key) is ref:  # not replaced since by a newer node with that key
+        del TABLE[ref.key]
 
 
-def _check_call(op, src, arg):
-    if not src or not isinstance(arg, CallArg):
-        _fail(op, "needs a body and a CallArg")
-    body, args = src[0], src[1:]
-    params = []
-    for node in body.toposort():
-        if node.op in (Ops.CALL, Ops.BUFFER):
-            _fail(
-                op, "a body may not contain a CALL or a BUFFER (global buffers come in as params)"
-            )
-        if node.op is Ops.PARAM:
-            params.append(node)
-    for param in params:
-        slot, wanted = param.arg.slot, param.arg.dtype
-        if not 0 <= slot < len(args):
-            _fail(op, f"PARAM slot {slot} has no argument")
-        given = args[slot]
-        if given.dtype != wanted:
-            _fail(op, f"argument {slot} has dtype {given.dtype}, the body wants {wanted}")
-        if given.shape != param.shape:
-            _fail(op, f"argument {slot} has shape {given.shape}, the body wants {param.shape}")
-    if any(a.dtype is VOID for a in args):
-        _fail(op, "an argument must have a value")
-    return body.dtype, body.shape, body.space
-
-
-def _check_alu(op, src, arg):
-    if not src:
-        _fail(op, "needs at least one src")
-    for s in src:
-        if s.dtype.__class__ is not DType or s.dtype is VOID:  # a value: in ALU space
-            _fail(op, f"every src must be a value in ALU space, got {s.op.name} in {s.space}")
-    # every value has shape (), so the srcs' shapes always agree in this project; the check
-    # stays for the day a vector dtype arrives
-    shape = src[0].shape
-    for s in src:
-        if s.shape != shape:
-            _fail(op, "all srcs must have the same shape")
-    return _ALU_CHECKS[op](op, src, arg)
-
-
-def _check_cast(op, src, arg):
-    if len(src) != 1 or arg not in VALUE_DTYPES:
-        _fail(op, "needs one src and a value dtype as arg")
-    return arg, (), ALU_SPACE
-
-
-def _check_where(op, src, arg):
-    if len(src) != 3 or src[0].dtype is not BOOL:
-        _fail(op, "needs a bool condition and two values")
-    if src[1].dtype is not src[2].dtype:
-        _fail(op, "both branches must have the same dtype")
-    return src[1].dtype, (), ALU_SPACE
-
-
-def _check_neg(op, src, arg):
-    if len(src) != 1 or src[0].dtype not in (I32, F32):
-        _fail(op, "needs one int or float")
-    return src[0].dtype, (), ALU_SPACE
-
-
-def _check_float_unary(op, src, arg):
-    if len(src) != 1 or src[0].dtype is not F32:
-        _fail(op, "needs one float")
-    return F32, (), ALU_SPACE
-
-
-def _check_binary(op, src, arg):
-    if len(src) != 2 or src[1].dtype is not src[0].dtype:
-        _fail(op, "needs two srcs of the same dtype")
-    if op is Ops.ADD and src[0].dtype is BOOL:
-        _fail(op, "ADD is not defined on bool (CMPNE is xor)")
-    if op in (Ops.FLOORDIV, Ops.FLOORMOD) and src[0].dtype is not I32:
-        _fail(op, "needs ints")
-    dtype = BOOL if op in (Ops.CMPLT, Ops.CMPNE) else src[0].dtype
-    return dtype, (), ALU_SPACE
-
-
-_UNARY_AND_WHERE = (Ops.CAST, Ops.WHERE, Ops.NEG, Ops.RECIP, Ops.EXP2, Ops.LOG2)
-_ALU_CHECKS = {
-    Ops.CAST: _check_cast,
-    Ops.WHERE: _check_where,
-    Ops.NEG: _check_neg,
-    Ops.RECIP: _check_float_unary,
-    Ops.EXP2: _check_float_unary,
-    Ops.LOG2: _check_float_unary,
-    **{op: _check_binary for op in ALU if op not in _UNARY_AND_WHERE},
-}
-
-
-def _is_pointer(u) -> bool:
-    return isinstance(u.dtype, Ptr) and u.space == MEM_SPACE
-
-
-def _check_index(op, src, arg):
-    if len(src) != 2:
-        _fail(op, "needs a pointer and an index")
-    if not _is_pointer(src[0]) or src[0].op is Ops.INDEX:
-        _fail(op, "src[0] must be a buffer-like pointer")
-    if src[1].dtype is not I32 or src[1].space != ALU_SPACE or src[1].shape != ():
-        _fail(op, "the index must be a scalar i32")
-    return src[0].dtype, src[0].shape, MEM_SPACE
-
-
-def _check_load(op, src, arg):
-    if len(src) != 1 or src[0].op is not Ops.INDEX:
-        _fail(op, "needs one INDEX")
-    return src[0].dtype.base, (), ALU_SPACE
-
-
-def _check_store(op, src, arg):
-    if len(src) != 2 or src[0].op is not Ops.INDEX:
-        _fail(op, "needs an INDEX and a value")
-    value = src[1]
-    if not _is_value(value) or value.shape != () or value.dtype is not src[0].dtype.base:
-        _fail(op, "the stored value must be a scalar of the element dtype")
-    return VOID, (), None
-
-
-def _check_after(op, src, arg):
-    if not src or not _is_pointer(src[0]):
-        _fail(op, "src[0] must be a pointer")
-    if any(s.op not in (Ops.STORE, Ops.LOAD) for s in src[1:]):
-        _fail(op, "the other srcs must be STOREs or LOADs")
-    return src[0].dtype, src[0].shape, MEM_SPACE
-
-
-def _check_sink(op, src, arg):
-    if not src or any(s.op is not Ops.STORE for s in src):
-        _fail(op, "needs one or more STOREs")
-    return VOID, (), None
-
-
-# --8<-- [start:infer]
-_CHECKS = {
-    Ops.CONST: _check_const,
-    Ops.PARAM: _check_param,
-    Ops.BUFFER: _check_param,
-    Ops.ALLOC: _check_param,
-    Ops.CALL: _check_call,
-    Ops.INDEX: _check_index,
-    Ops.LOAD: _check_load,
-    Ops.STORE: _check_store,
-    Ops.AFTER: _check_after,
-    Ops.SINK: _check_sink,
-    **{op: _check_alu for op in ALU},
-}
-
-
-# ops whose arg means something; every other op takes none (an arg would make x + x with an
-# arg a second node for the same computation)
-_TAKES_ARG = (Ops.CONST, Ops.PARAM, Ops.BUFFER, Ops.ALLOC, Ops.CALL, Ops.CAST)
-
-
-def infer(op, src, arg):
-    """Type check a would-be node: (dtype, shape, space), or UOpError naming the op."""
-    if not isinstance(op, Ops):
-        raise UOpError(f"unknown op {op}")
-    for position, s in enumerate(src):
-        if not isinstance(s, UOp):
-            _fail(op, f"src {position} must be a UOp, got {type(s).__name__}")
-    if arg is not None and op not in _TAKES_ARG:
-        _fail(op, "takes no arg")
-    return _CHECKS[op](op, src, arg)
-
-
-# --8<-- [end:infer]
+# --8<-- [end:table]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -287,125 +116,35 @@ _set = object.__setattr__
 _ids = itertools.count()
 
 
-# --8<-- [start:table_key]
-CONST_FAMILIES = {bool: "const bool", int: "const int", float: "const f32"}
-
-
-def table_key(op, src, arg):
-    """Where a node lives in the table: a family (a sub-table) and the key inside it.
-
-    This is the key (op, src, arg key) split in two so that most nodes need no key object
-    of their own: an ALU node is found by its src tuple, a constant by its value (a float
-    by its bits), a param by its ParamArg. Families keep True, 1 and 1.0 apart.
-    """
-    if arg is None:
-        return op, src
-    if op is Ops.CONST and not src and type(arg) in CONST_FAMILIES:
-        family = CONST_FAMILIES[type(arg)]
-        return family, f32_bits(arg) if type(arg) is float else arg
-    key = _param_key(arg) if type(arg) is ParamArg else arg_key(arg)
-    return op, (src, key) if src else key
-
-
-def _param_key(arg: ParamArg) -> tuple:
-    """A ParamArg with the types of its numbers, so ParamArg(True, ...) never finds slot 1."""
-    size = arg.dtype.size if isinstance(arg.dtype, Ptr) else None
-    return (arg, *(type(v) for v in (arg.slot, arg.vmin, arg.vmax, size)))
-
-
-# --8<-- [end:table_key]
-
-
-# --8<-- [start:weak_table]
-class _Ref(weakref.ref):
-    """A weak reference that remembers its key, so that its callback can drop its entry."""
-
-    __slots__ = ("key",)
-
-
-class WeakTable:
-    """Every live node by (family, key), each held weakly: the hash-consing table.
-
-    When a node is freed, its reference's callback removes its entry at once, so a dead
-    node never keeps its srcs alive through its key. (This is what WeakValueDictionary does;
-    its reference objects are built by Python code, which made building a node twice as
-    slow, so the table is written here with a reference type that Python builds in C.)
-    """
-
-    __slots__ = ("shelves", "removers")
-
-    def __init__(self):
-        self.shelves: dict[object, dict] = {}  # family -> {key: weak reference to the node}
-        self.removers: dict[object, object] = {}  # family -> the callback for that shelf
-
-    def get(self, family, key):
-        shelf = self.shelves.get(family)
-        ref = None if shelf is None else shelf.get(key)
-        return None if ref is None else ref()
-
-    def put(self, family, key, node) -> None:
-        shelf = self.shelves.get(family)
-        if shelf is None:
-            shelf = self.shelves[family] = {}
-            self.removers[family] = _remover(shelf)
-        ref = _Ref(node, self.removers[family])
-        ref.key = key
-        shelf[key] = ref
-
-    def nodes(self) -> list:
-        refs = [ref for shelf in self.shelves.values() for ref in list(shelf.values())]
-        return [node for node in (ref() for ref in refs) if node is not None]
-
-    def __len__(self) -> int:
-        return len(self.nodes())
-
-
-def _remover(shelf: dict):
-    def remove(ref):
-        if shelf.get(ref.key) is ref:  # not replaced since by a newer node with that key
-            del shelf[ref.key]
-
-    return remove
-
-
-# --8<-- [end:weak_table]
-
-
 # --8<-- [start:uop_new]
 class UOp:
     """One node: op, srcs, arg, and the dtype the checker gave it (shape and space follow)."""
 
     __slots__ = ("op", "src", "arg", "dtype", "id", "_range", "__weakref__")
-    table = WeakTable()  # every live node; weak, so a node nothing uses goes away
+    table = TABLE  # every live node, held weakly: a node nothing uses goes away
 
     def __new__(cls, op, src=(), arg=None):
-        if src.__class__ is not tuple:
-            src = tuple(src)
+        src = tuple(src)
         if op is Ops.CONST:
             arg = normalise_const(arg)
-        # most nodes have no arg; their key is their src tuple (table_key, inlined for speed)
-        family, key = (op, src) if arg is None else table_key(op, src, arg)
+        key = (op, src, arg_key(arg))
         try:
-            node = UOp.table.get(family, key)
-            if node is None and arg is not None:
-                hash(key)  # an unhashable arg fails here even when its shelf is still empty
-        except TypeError:  # an unhashable arg: let the checker say what is wrong with it
+            ref = TABLE.get(key)
+        except TypeError:  # an unhashable arg: let the checker name any other problem first
             infer(op, src, arg)
             raise UOpError(f"{op.name}: the arg must be hashable") from None
+        node = None if ref is None else ref()
         if node is not None:
             return node  # built before: same object, no second check, no new id
-        dtype = infer(op, src, arg)[0]
         node = object.__new__(cls)
         _set(node, "op", op)
         _set(node, "src", src)
         _set(node, "arg", arg)
-        _set(node, "dtype", dtype)
+        _set(node, "dtype", infer(op, src, arg))
         _set(node, "id", next(_ids))
         _set(node, "_range", None)
-        try:
-            UOp.table.put(family, key, node)
-        except TypeError:  # an unhashable arg of a node that is otherwise well typed
-            raise UOpError(f"{op.name}: the arg must be hashable") from None
+        ref = TABLE[key] = _Ref(node, _forget)
+        ref.key = key
         return node
 
     # --8<-- [end:uop_new]
@@ -413,19 +152,20 @@ class UOp:
     @property
     def shape(self) -> tuple:
         """() for a value, (size,) for a pointer: a function of the dtype alone."""
-        return (self.dtype.size,) if self.dtype.__class__ is Ptr else ()
+        return (self.dtype.size,) if isinstance(self.dtype, Ptr) else ()
 
     @property
     def space(self):
         """ALU for a value, MEM for a pointer, None for STORE and SINK (void)."""
-        if self.dtype.__class__ is Ptr:
+        if isinstance(self.dtype, Ptr):
             return MEM_SPACE
         return None if self.dtype is VOID else ALU_SPACE
 
     @staticmethod
     def live_nodes() -> list["UOp"]:
         """Every node alive now (for tests and the memory figures)."""
-        return UOp.table.nodes()
+        nodes = (ref() for ref in list(TABLE.values()))
+        return [node for node in nodes if node is not None]
 
     def __setattr__(self, name, value):
         raise AttributeError(f"a UOp never changes after it is built (tried to set {name})")
@@ -459,6 +199,7 @@ class UOp:
 
     # --8<-- [end:toposort]
 
+    # --8<-- [start:operators]
     # Convenience constructors and operators -------------------------------------------------
     @staticmethod
     def const(value) -> "UOp":
@@ -519,35 +260,251 @@ class UOp:
     def cast(self, dtype):
         return UOp(Ops.CAST, (self,), dtype)
 
+    # --8<-- [end:operators]
+
+    # --8<-- [start:range_properties]
     # Range analysis (section 6.4) -----------------------------------------------------------
-    # The cache is read before calling _triple: the rules ask for ranges very often.
     @property
     def vmin(self):
-        return (self._range or self._triple())[0]
+        return self.range[0]
 
     @property
     def vmax(self):
-        return (self._range or self._triple())[1]
+        return self.range[1]
 
     @property
     def safe(self) -> bool:
-        return (self._range or self._triple())[2]
+        return self.range[2]
 
-    def _triple(self):
+    @property
+    def range(self) -> tuple:
+        """(vmin, vmax, safe), computed on first use and cached: every missing triple under
+        self is filled in, srcs first, by one iterative walk."""
         if self._range is None:
-            for src in self.src:
-                if src._range is None:
-                    if any(t._range is None for t in src.src):
-                        self._fill_ranges()  # more than one level is missing: walk
-                        return self._range
-                    _set(src, "_range", range_of(src))  # a new src over known ones
-            _set(self, "_range", range_of(self))
+            for node in self.toposort(skip=lambda n: n._range is not None):
+                _set(node, "_range", range_of(node))
         return self._range
 
-    def _fill_ranges(self) -> None:
-        """Compute every missing range below self, srcs first, without recursion."""
-        for node in self.toposort(skip=lambda n: n._range is not None):
-            _set(node, "_range", range_of(node))
+    # --8<-- [end:range_properties]
+
+
+# ---------------------------------------------------------------------------------------------
+# The type checker: one function per group of ops, each returning the new node's dtype.
+# ---------------------------------------------------------------------------------------------
+
+
+def _fail(op, problem):
+    raise UOpError(f"{op.name}: {problem}")
+
+
+def _is_value(u) -> bool:
+    return isinstance(u.dtype, DType) and u.dtype is not VOID and u.space == ALU_SPACE
+
+
+def _check_const(op, src, arg):
+    if src:
+        _fail(op, "takes no srcs")
+    if not isinstance(arg, bool | int | float):
+        _fail(op, "value must be a bool, int or float")
+    if isinstance(arg, int) and not isinstance(arg, bool) and not INT_MIN <= arg <= INT_MAX:
+        _fail(op, f"{arg} does not fit in int32")
+    return dtype_of_value(arg)
+
+
+def _check_param(op, src, arg):
+    if src:
+        _fail(op, "takes no srcs")
+    if not isinstance(arg, ParamArg):
+        _fail(op, "arg must be a ParamArg")
+    if type(arg.slot) is not int or arg.slot < 0:  # bool is an int to isinstance
+        _fail(op, "the slot must be a non-negative int")
+    if any(bound is not None and type(bound) is not int for bound in (arg.vmin, arg.vmax)):
+        _fail(op, "vmin and vmax must be ints or None")
+    if op is Ops.PARAM and isinstance(arg.dtype, DType):
+        if arg.dtype not in VALUE_DTYPES:
+            _fail(op, "a scalar param must be bool, i32 or f32")
+        return arg.dtype
+    if not isinstance(arg.dtype, Ptr) or arg.dtype.base not in VALUE_DTYPES:
+        _fail(op, "needs a pointer dtype")
+    if type(arg.dtype.size) is not int or arg.dtype.size <= 0:
+        _fail(op, "size must be positive")
+    return arg.dtype
+
+
+def _body_params(op, body) -> list:
+    """The PARAMs of a call's body in toposort order, after checking what a body may hold."""
+    params, allocs = [], {}
+    for node in body.toposort():
+        if node.op in (Ops.CALL, Ops.BUFFER):
+            _fail(
+                op, "a body may not contain a CALL or a BUFFER (global buffers come in as params)"
+            )
+        if node.op is Ops.PARAM:
+            params.append(node)
+        # the slot names the scratch array in C: two arrays with one name do not compile
+        if node.op is Ops.ALLOC and allocs.setdefault(node.arg.slot, node) is not node:
+            _fail(op, f"two ALLOCs use slot {node.arg.slot}")
+    return params
+
+
+def _check_call(op, src, arg):
+    if not src or not isinstance(arg, CallArg):
+        _fail(op, "needs a body and a CallArg")
+    body, args = src[0], src[1:]
+    for param in _body_params(op, body):
+        slot, wanted = param.arg.slot, param.arg.dtype
+        if not 0 <= slot < len(args):
+            _fail(op, f"PARAM slot {slot} has no argument")
+        given = args[slot]
+        # equal dtypes mean equal shapes too: a shape is a function of the dtype
+        if given.dtype != wanted:
+            _fail(op, f"argument {slot} has dtype {given.dtype}, the body wants {wanted}")
+    if any(a.dtype is VOID for a in args):
+        _fail(op, "an argument must have a value")
+    return body.dtype
+
+
+def _check_alu(op, src, arg):
+    if not src:
+        _fail(op, "needs at least one src")
+    for s in src:
+        if not _is_value(s):
+            _fail(op, f"every src must be a value in ALU space, got {s.op.name} in {s.space}")
+    # no shape check: every value has shape (), so the srcs' shapes always agree here
+    return _ALU_CHECKS[op](op, src, arg)
+
+
+def _check_cast(op, src, arg):
+    if len(src) != 1 or arg not in VALUE_DTYPES:
+        _fail(op, "needs one src and a value dtype as arg")
+    return arg
+
+
+def _check_where(op, src, arg):
+    if len(src) != 3 or src[0].dtype is not BOOL:
+        _fail(op, "needs a bool condition and two values")
+    if src[1].dtype is not src[2].dtype:
+        _fail(op, "both branches must have the same dtype")
+    return src[1].dtype
+
+
+def _check_neg(op, src, arg):
+    if len(src) != 1 or src[0].dtype not in (I32, F32):
+        _fail(op, "needs one int or float")
+    return src[0].dtype
+
+
+def _check_float_unary(op, src, arg):
+    if len(src) != 1 or src[0].dtype is not F32:
+        _fail(op, "needs one float")
+    return F32
+
+
+def _check_binary(op, src, arg):
+    if len(src) != 2 or src[1].dtype is not src[0].dtype:
+        _fail(op, "needs two srcs of the same dtype")
+    if op is Ops.ADD and src[0].dtype is BOOL:
+        _fail(op, "ADD is not defined on bool (CMPNE is xor)")
+    if op in (Ops.FLOORDIV, Ops.FLOORMOD) and src[0].dtype is not I32:
+        _fail(op, "needs ints")
+    return BOOL if op in (Ops.CMPLT, Ops.CMPNE) else src[0].dtype
+
+
+_ALU_CHECKS = {
+    Ops.CAST: _check_cast,
+    Ops.NEG: _check_neg,
+    Ops.RECIP: _check_float_unary,
+    Ops.EXP2: _check_float_unary,
+    Ops.LOG2: _check_float_unary,
+    Ops.ADD: _check_binary,
+    Ops.MUL: _check_binary,
+    Ops.MAX: _check_binary,
+    Ops.CMPLT: _check_binary,
+    Ops.CMPNE: _check_binary,
+    Ops.FLOORDIV: _check_binary,
+    Ops.FLOORMOD: _check_binary,
+    Ops.WHERE: _check_where,
+}
+
+
+def _is_pointer(u) -> bool:
+    return isinstance(u.dtype, Ptr) and u.space == MEM_SPACE
+
+
+def _check_index(op, src, arg):
+    if len(src) != 2:
+        _fail(op, "needs a pointer and an index")
+    if not _is_pointer(src[0]) or src[0].op is Ops.INDEX:
+        _fail(op, "src[0] must be a buffer-like pointer")
+    if src[1].dtype is not I32 or src[1].space != ALU_SPACE or src[1].shape != ():
+        _fail(op, "the index must be a scalar i32")
+    return src[0].dtype
+
+
+def _check_load(op, src, arg):
+    if len(src) != 1 or src[0].op is not Ops.INDEX:
+        _fail(op, "needs one INDEX")
+    return src[0].dtype.base
+
+
+def _check_store(op, src, arg):
+    if len(src) != 2 or src[0].op is not Ops.INDEX:
+        _fail(op, "needs an INDEX and a value")
+    value = src[1]
+    if not _is_value(value) or value.shape != () or value.dtype is not src[0].dtype.base:
+        _fail(op, "the stored value must be a scalar of the element dtype")
+    return VOID
+
+
+def _check_after(op, src, arg):
+    if not src or not _is_pointer(src[0]):
+        _fail(op, "src[0] must be a pointer")
+    if any(s.op not in (Ops.STORE, Ops.LOAD) for s in src[1:]):
+        _fail(op, "the other srcs must be STOREs or LOADs")
+    return src[0].dtype
+
+
+def _check_sink(op, src, arg):
+    if not src or any(s.op is not Ops.STORE for s in src):
+        _fail(op, "needs one or more STOREs")
+    return VOID
+
+
+# --8<-- [start:infer]
+_CHECKS = {
+    Ops.CONST: _check_const,
+    Ops.PARAM: _check_param,
+    Ops.BUFFER: _check_param,
+    Ops.ALLOC: _check_param,
+    Ops.CALL: _check_call,
+    Ops.INDEX: _check_index,
+    Ops.LOAD: _check_load,
+    Ops.STORE: _check_store,
+    Ops.AFTER: _check_after,
+    Ops.SINK: _check_sink,
+    **{op: _check_alu for op in ALU},
+}
+
+
+# ops whose arg means something; every other op takes none (an arg would make x + x with an
+# arg a second node for the same computation)
+_TAKES_ARG = (Ops.CONST, Ops.PARAM, Ops.BUFFER, Ops.ALLOC, Ops.CALL, Ops.CAST)
+
+
+def infer(op, src, arg):
+    """Type check a would-be node: its dtype (shape and space follow from it), or UOpError
+    naming the op."""
+    if not isinstance(op, Ops):
+        raise UOpError(f"unknown op {op}")
+    for position, s in enumerate(src):
+        if not isinstance(s, UOp):
+            _fail(op, f"src {position} must be a UOp, got {type(s).__name__}")
+    if arg is not None and op not in _TAKES_ARG:
+        _fail(op, "takes no arg")
+    return _CHECKS[op](op, src, arg)
+
+
+# --8<-- [end:infer]
 
 
 # ---------------------------------------------------------------------------------------------
