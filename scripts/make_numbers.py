@@ -136,6 +136,7 @@ def collect_code(out: Path) -> None:
     (members,) = (n for n in ops.body if isinstance(n, ast.ClassDef) and n.name == "Ops")
     put("ops_total", sum("enum.auto()" in ast.unparse(node) for node in members.body))
     put("alu_ops", len(assigned(ops, "ALU").elts))
+    collect_contract_size(members)
     put("runtime_cflags", " ".join(ast.literal_eval(assigned(module_tree("runtime.py"), "CFLAGS"))))
     put("short_programs", len(list((ROOT / "code" / "short").glob("s[0-9][0-9]_*.py"))))
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
@@ -144,6 +145,23 @@ def collect_code(out: Path) -> None:
         match = re.match(r"([A-Za-z0-9_.\-]+)==([\w.]+)", line)
         if match:
             put("pin_" + re.sub(r"[^a-z0-9]+", "_", match[1].lower()), match[2])
+
+
+def collect_contract_size(members: ast.ClassDef) -> None:
+    """ops_value: the ops of chapter 3's table (every member of Ops but the memory ops, which
+    start at BUFFER); ops_exact: those held to identical bits, i.e. less INEXACT of
+    tests/test_semantics.py; semantics_cases and semantics_inputs_per_case: the test's case
+    count (its `len(CASES) == N` assertion) and full-size random inputs per case."""
+    names = [ast.unparse(node.targets[0]) for node in members.body if isinstance(node, ast.Assign)]
+    names = [name for name in names if name != "__hash__"]
+    value_ops = names[: names.index("BUFFER")]
+    put("ops_value", len(value_ops))
+    test = (ROOT / "tests" / "test_semantics.py").read_text(encoding="utf-8")
+    inexact = search(r"^INEXACT = \(([^)]*)\)", test, "tests/test_semantics.py INEXACT")[1]
+    put("ops_exact", len(value_ops) - len(re.findall(r"Ops\.\w+", inexact)))
+    put("semantics_cases", int(search(r"len\(CASES\) == (\d+)", test, "test_semantics")[1]))
+    size = search(r"counting\.size\(([\d_]+), ([\d_]+)\)", test, "test_semantics case_size")
+    put("semantics_inputs_per_case", int(size[2].replace("_", "")))
 
 
 def module_tree(name: str) -> ast.Module:
