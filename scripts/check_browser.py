@@ -1,19 +1,30 @@
 """The built site in a real browser: headless Chromium, driven by Playwright, fully offline.
 
-    python scripts/check_browser.py [SITE_DIR] [--shots DIR]     (default: site/)
+    python scripts/check_browser.py [SITE_DIR] [--shots DIR]     (default: site/, build/browser/)
 
 Serves the site from a local web server and opens it in Debian's chromium (Playwright's own
 browser is never downloaded), with a fresh profile and every request to another host blocked
 and counted. It checks, as a reader would see them:
   1. a step of the short path renders: its title, and an output block with a caption;
   2. the copy button of a code block puts the code on the clipboard;
-  3. the light/dark toggle changes the palette (a screenshot of the step in each mode is saved,
-     into a temporary folder unless --shots names one);
+  3. the light/dark toggle changes the palette (a screenshot of the step in each mode);
   4. a figure of the book loads (a page with an <img> of figures/);
   5. search finds a word of a step's title and links to that step;
   6. the same search works from file://, with no server (the offline plugin and its shim);
-  7. no request went to another host.
-Prints one line per check and exits 1 when one fails. About ten to twenty seconds.
+  7. at 1280 and 390 px wide, on every page: no code block or table is wider than the
+     window, and none holds content wider than its box unless it scrolls sideways; at 1280 px
+     no code block needs a sideways scroll at all (the site's code blocks wrap their long
+     lines, docs/stylesheets/extra.css); appendix B's tables scroll sideways at 390 px;
+  8. at both widths, the copy button of a code block covers no character of its first line;
+  9. figures: every figure on a page has no background of its own and no figure of the short
+     path is taller than the window; a <figure> has a caption;
+ 10. a power written 2^31^ in the prose is a superscript, and no 2^31 is left in a page's text
+     outside code;
+ 11. 404.html, opened from file://, is styled (its links are relative, docs/hooks/site404.py);
+ 12. no request went to another host.
+Screenshots of the pages of SHOTS at 1280 and 390 px, light and dark, go to --shots (default
+build/browser/), for a person to look at. Prints one line per check and exits 1 when one
+fails. About half a minute.
 """
 
 import argparse
@@ -39,6 +50,98 @@ LAUNCH_ARGS = [
 TIMEOUT_MS = 15_000
 # Material's copy button (its class changed between releases)
 COPY_BUTTON = "button.md-clipboard, button.md-code__button[data-md-type='copy']"
+WIDTHS = (1280, 390)
+# Pages screenshot for review (those present in the site): the ones with wide blocks, tables
+# and figures.
+SHOTS = (
+    "index.html",
+    "short/05-sharing.html",
+    "short/09-index-ranges.html",
+    "short/12-test.html",
+    "short/14-real-one.html",
+    "back/b-ops.html",
+    "back/d-measurements.html",
+    "404.html",
+)
+
+# Every code block and table of the page that is wider than the window, or whose content is
+# wider than its box while neither it nor a box around it scrolls sideways; and the number of
+# tables that do scroll sideways (appendix B's, on a phone).
+CLIPPED_JS = r"""(strict) => {
+  const article = document.querySelector('article');
+  if (!article) return [[], 0];
+  const edge = document.documentElement.clientWidth + 1;
+  const found = [];
+  let scrolling = 0;
+  // a box scrolls sideways when its overflow says so, unless it is laid out as a table
+  const scrollsX = e => ['auto', 'scroll'].includes(getComputedStyle(e).overflowX) &&
+                        getComputedStyle(e).display !== 'table';
+  for (const box of article.querySelectorAll('pre > code, table')) {
+    // the innermost box, this one or one around it, that scrolls and fits in the window
+    let scroller = box;
+    while (scroller && !(scrollsX(scroller) && scroller.getBoundingClientRect().right <= edge)) {
+      scroller = scroller === article ? null : scroller.parentElement;
+    }
+    const what = (box.tagName + ' ' + box.textContent.trim().slice(0, 40)).replace(/\s+/g, ' ');
+    const wider = box.getBoundingClientRect().right > edge;
+    const overflows = box.scrollWidth > box.clientWidth + 1 && !scrollsX(box);
+    if (!scroller && wider) found.push('wider than the window: ' + what);
+    else if (!scroller && overflows) found.push('clipped: ' + what);
+    else if (strict && box.tagName === 'CODE' && box.scrollWidth > box.clientWidth + 1) {
+      found.push('needs a sideways scroll: ' + what);  // at full width every line shows
+    }
+    if (box.tagName === 'TABLE' && scroller && scroller.scrollWidth > scroller.clientWidth + 1) {
+      scrolling += 1;
+    }
+  }
+  return [found, scrolling];
+}"""
+
+# The code blocks whose copy button overlaps a character of the first line.
+COVERED_JS = r"""(selector) => {
+  const found = [];
+  for (const pre of document.querySelectorAll('article pre')) {
+    const code = pre.querySelector('code');
+    const button = pre.parentElement.querySelector(selector) || pre.querySelector(selector);
+    if (!code || !button) continue;
+    const b = button.getBoundingClientRect();
+    if (b.width === 0) continue;
+    const walker = document.createTreeWalker(code, NodeFilter.SHOW_TEXT);
+    let node, covered = false;
+    outer: while ((node = walker.nextNode())) {
+      for (let i = 0; i < node.length; i++) {
+        if (node.data[i] === '\n') break outer;
+        if (node.data[i] === ' ') continue;
+        const range = document.createRange();
+        range.setStart(node, i);
+        range.setEnd(node, i + 1);
+        for (const r of range.getClientRects()) {
+          if (r.right > b.left && r.left < b.right && r.bottom > b.top && r.top < b.bottom) {
+            covered = true;
+            break outer;
+          }
+        }
+      }
+    }
+    if (covered) found.push(code.textContent.split('\n')[0].slice(0, 60));
+  }
+  return found;
+}"""
+
+# Powers left as 2^31 in the text of the article, outside code.
+CARETS_JS = r"""() => {
+  const article = document.querySelector('article');
+  if (!article) return [[], 0];
+  const copy = article.cloneNode(true);
+  copy.querySelectorAll('code, pre, script').forEach(e => e.remove());
+  return [copy.textContent.match(/\d\^\(?\d+/g) || [], article.querySelectorAll('sup').length];
+}"""
+
+# Every figure image: its src, whether it sits in a <figure> with a caption, its height.
+FIGURES_JS = """() => Array.from(document.querySelectorAll('article img[src*="figures/"]')).map(
+  img => [img.getAttribute('src'), !!img.closest('figure'),
+          !!(img.closest('figure') && img.closest('figure').querySelector('figcaption')),
+          img.getBoundingClientRect().height])"""
 
 
 class QuietHandler(SimpleHTTPRequestHandler):
@@ -70,6 +173,16 @@ def search_term(site: Path, page: str) -> str:
             if words:
                 return max(words, key=len)
     raise SystemExit(f"check_browser: {page} is not in the search index")
+
+
+def all_pages(site: Path) -> list[str]:
+    return sorted(str(p.relative_to(site)) for p in site.rglob("*.html") if "assets" not in p.parts)
+
+
+def has_background(svg: str) -> bool:
+    """A white or black backdrop: Graphviz's white polygon, matplotlib's white patch."""
+    lowered = svg.lower()
+    return 'fill="white"' in lowered or "#ffffff" in lowered or 'fill="black"' in lowered
 
 
 def figure_page(site: Path) -> str | None:
@@ -198,12 +311,110 @@ def run_checks(site: Path, shots: Path) -> Checks:
             page.goto((site / "index.html").as_uri())
             return search(page, term, Path(step).name)
 
+        survey: dict = {}
+
+        def surveyed() -> dict:
+            """Every page visited once at each width; the layout checks read what was found."""
+            if not survey:
+                for width in WIDTHS:
+                    page.set_viewport_size({"width": width, "height": 900})
+                    for where in all_pages(site):
+                        page.goto(base + where)
+                        survey[where, width] = {
+                            "clipped": page.evaluate(CLIPPED_JS, width == WIDTHS[0]),
+                            "covered": page.evaluate(COVERED_JS, COPY_BUTTON),
+                            "blocks": page.locator("article pre").count(),
+                            "figures": page.evaluate(FIGURES_JS),
+                            "carets": page.evaluate(CARETS_JS),
+                        }
+                page.set_viewport_size({"width": 1280, "height": 900})
+            return survey
+
+        def clipping():
+            problems = [
+                f"{where} at {width} px: {problem}"
+                for (where, width), found in surveyed().items()
+                for problem in found["clipped"][0]
+            ]
+            scrolling = sum(found["clipped"][1] for found in survey.values())
+            detail = f"{len(survey)} page views, {scrolling} tables scroll sideways"
+            return not problems, "; ".join(problems[:4]) or detail
+
+        def copy_button_clear():
+            problems = [
+                f"{where} at {width} px: {line!r}"
+                for (where, width), found in surveyed().items()
+                for line in found["covered"]
+            ]
+            blocks = sum(found["blocks"] for found in survey.values())
+            return not problems, "; ".join(problems[:3]) or f"{blocks} blocks, first lines clear"
+
+        def figures_read():
+            problems, seen = [], 0
+            for name in sorted((site / "figures").glob("*.svg")):
+                if has_background(name.read_text(encoding="utf-8")):
+                    problems.append(f"figures/{name.name} has a background of its own")
+            for (where, width), found in surveyed().items():
+                for src, in_figure, captioned, height in found["figures"]:
+                    seen += width == WIDTHS[0]
+                    if in_figure and not captioned:
+                        problems.append(f"{where}: {src} in a <figure> without a caption")
+                    if where.startswith("short/") and width == WIDTHS[0] and height > 900:
+                        problems.append(f"{where}: {src} is {height:.0f} px high")
+            return not problems, "; ".join(problems[:4]) or f"{seen} figures on the pages"
+
+        def superscripts():
+            left, sups = [], 0
+            for (where, width), found in surveyed().items():
+                if width == WIDTHS[0]:
+                    carets, count = found["carets"]
+                    sups += count
+                    left += [f"{where}: {text}" for text in carets]
+            return not left, "; ".join(left[:4]) or f"{sups} superscripts, no caret left in prose"
+
+        def page_404():
+            text = (site / "404.html").read_text(encoding="utf-8")
+            rooted = re.findall(r'(?:href|src)="/(?!/)[^"]*"', text)
+            page.goto((site / "404.html").as_uri())
+            styled = page.evaluate(
+                "() => { const h = document.querySelector('.md-header');"
+                " return !!h && getComputedStyle(h).position === 'sticky'; }"
+            )
+            detail = f"{len(rooted)} links from the server's root; styled from file://: {styled}"
+            return styled and not rooted, detail
+
+        def screenshots():
+            taken = 0
+            for scheme in ("light", "dark"):
+                page.emulate_media(color_scheme=scheme)
+                for width in WIDTHS:
+                    page.set_viewport_size({"width": width, "height": 900})
+                    for where in SHOTS:
+                        if not (site / where).exists():
+                            continue
+                        page.goto(base + where)
+                        page.evaluate("localStorage.clear()")  # the palette follows the scheme
+                        page.reload()
+                        name = where.removesuffix(".html").replace("/", "-")
+                        page.screenshot(path=str(shots / f"{name}-{width}-{scheme}.png"),
+                                        full_page=True)  # fmt: skip
+                        taken += 1
+            page.emulate_media(color_scheme="light")
+            page.set_viewport_size({"width": 1280, "height": 900})
+            return taken > 0, f"{taken} screenshots in {shots}"
+
         checks.run("a step renders with its output block", renders)
         checks.run("the copy button copies the code", copies)
         checks.run("the palette toggles between light and dark", toggles)
         checks.run("a figure loads", figure)
         checks.run("search finds a step (local server)", searches_served)
         checks.run("search finds a step (file://, no server)", searches_file)
+        checks.run("no code block or table is clipped (1280 and 390 px)", clipping)
+        checks.run("the copy button leaves the first line clear", copy_button_clear)
+        checks.run("figures: no background, short, captioned", figures_read)
+        checks.run("powers are superscripts", superscripts)
+        checks.run("404.html is styled from file://", page_404)
+        checks.run("screenshots for review", screenshots)
         context.close()
     server.shutdown()
     urls = sorted(set(external))
@@ -221,7 +432,7 @@ def main(argv=None) -> int:
     if not (site / "index.html").exists():
         print(f"check_browser: {site}/index.html is missing (build the site: mkdocs build)")
         return 1
-    shots = args.shots or Path(tempfile.mkdtemp(prefix="check-browser-"))
+    shots = args.shots or ROOT / "build" / "browser"
     shots.mkdir(parents=True, exist_ok=True)
     checks = run_checks(site, shots)
     failed = [name for name, passed, _ in checks.results if not passed]

@@ -14,8 +14,12 @@ note; a --data file that is missing or malformed is an error.
 
 Byte stability: the graph ids and labels come from toposort order; Graphviz's comment naming its
 version is removed (a new version that draws the same picture must not make it stale);
-matplotlib gets a fixed hash salt and no date or creator in the metadata. Every other figure has a
-white background with dark strokes, so it reads the same on the light and the dark page theme.
+matplotlib gets a fixed hash salt and no date or creator in the metadata.
+
+Both page palettes: every figure has a transparent background. A graph's nodes are filled with
+a light colour and lettered in a dark one, and its edges are a middle grey; a plot's text, axes
+and grid are a middle grey and its lines and bars mid-tone colours. So each figure reads on the
+white page and on the dark one (scripts/check_browser.py screenshots both).
 """
 
 import argparse
@@ -48,10 +52,13 @@ def relu() -> UOp:
     return UOp(Ops.CALL, ((x * y + 1.0).max(0.0), x, y), CallArg("relu"))
 
 
+SHARING_ROUNDS = 4  # step 5 doubles 18 times; the figure draws the first rounds, each alike
+
+
 def sharing() -> UOp:
     p = UOp(Ops.PARAM, arg=ParamArg(0, F32))
-    for _ in range(18):
-        p = p + p  # 19 nodes; written out as a tree it would be 2**19 - 1
+    for _ in range(SHARING_ROUNDS):
+        p = p + p  # one node per round, each using the one below it twice
     return p
 
 
@@ -129,9 +136,29 @@ GRAPHS = {
 }
 
 
+# to_dot's header lines, restyled for both palettes (see the docstring)
+PALETTE = [
+    ("bgcolor=white", "bgcolor=transparent"),
+    (
+        "style=rounded,",
+        'style="rounded,filled", fillcolor="#e8eaf6", color="#5c6bc0", fontcolor="#1a1c2e",',
+    ),  # fmt: skip
+    ("edge [arrowsize=0.7]", 'edge [arrowsize=0.7, color="#8a8fa8"]'),
+]
+
+
+def both_palettes(source: str) -> str:
+    """The Graphviz source with the colours of PALETTE; fails if to_dot's header changed."""
+    for old, new in PALETTE:
+        if old not in source:
+            raise SystemExit(f"make_figures: to_dot's header no longer has {old!r}")
+        source = source.replace(old, new, 1)
+    return source
+
+
 def draw_graph(root, path: Path) -> None:
     """Draws a UOp graph, or Graphviz source already written (a tree, a labelled graph)."""
-    source = root if isinstance(root, str) else to_dot(root)
+    source = both_palettes(root if isinstance(root, str) else to_dot(root))
     done = subprocess.run(["dot", "-Tsvg"], input=source, capture_output=True, text=True)
     if done.returncode != 0:
         raise SystemExit(f"make_figures: dot failed on {path.name}: {done.stderr.strip()}")
@@ -226,6 +253,9 @@ def read_data(path: Path) -> dict:
     return data
 
 
+GREY = "#8a8fa8"  # readable on the white page and on the dark one
+
+
 def setup_matplotlib():
     import matplotlib
 
@@ -237,9 +267,14 @@ def setup_matplotlib():
             "svg.hashsalt": "uopc",  # clip-path and glyph ids from a fixed salt, not a random one
             "svg.fonttype": "path",  # glyphs as paths: the page needs no font
             "font.family": "DejaVu Sans",  # matplotlib's own font, on every machine
-            "figure.facecolor": "white",
-            "axes.facecolor": "white",
-            "savefig.facecolor": "white",
+            "figure.facecolor": "none",  # transparent: the page's own colour shows through
+            "axes.facecolor": "none",
+            "savefig.transparent": True,
+            "text.color": GREY,
+            "axes.labelcolor": GREY,
+            "axes.edgecolor": GREY,
+            "xtick.color": GREY,
+            "ytick.color": GREY,
         }
     )
     return plt
@@ -262,7 +297,7 @@ def plot_compile_times(plt, times: dict, path: Path) -> None:
     axes.set_xlabel("statements in the C function")
     axes.set_ylabel("seconds to compile")
     axes.set_title("clang compile time (median of 3, start-up included)")
-    axes.grid(True, which="major", color="#dddddd")
+    axes.grid(True, which="major", color=GREY, alpha=0.3)
     axes.legend(frameon=False)
     save(plt, figure, path)
 

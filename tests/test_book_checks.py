@@ -341,6 +341,7 @@ def site_project(book: Path) -> Path:
     (book / "mkdocs.yml").write_text(config, encoding="utf-8")
     shutil.copytree(REPO / "docs" / "hooks", book / "docs" / "hooks")
     shutil.copytree(REPO / "docs" / "assets", book / "docs" / "assets")
+    shutil.copytree(REPO / "docs" / "stylesheets", book / "docs" / "stylesheets")
     (book / "code").mkdir(exist_ok=True)  # mkdocs.yml watches it
     return book
 
@@ -427,3 +428,19 @@ def test_browser_check_passes_then_counts_an_external_script(book):
     assert done.returncode == 1, done.stdout
     assert "FAIL no request to another host" in done.stdout, done.stdout
     assert "to 1 URLs https://cdn.example.com/x.js" in done.stdout, done.stdout
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("chromium") is None, reason="no chromium (scripts/setup.sh)")
+def test_browser_check_catches_a_rooted_404_and_a_caret_left_in_prose(book):
+    site_project(book)
+    page = book / "docs" / "short" / "one.md"
+    plant(page, "## The output", "It doubles 2^4 times.\n\n## The output")
+    assert build(book).returncode == 0
+    site = book / "site"
+    plant(site / "404.html", "</head>", '<link rel="stylesheet" href="/assets/gone.css"></head>')
+    done = run(SCRIPTS / "check_browser.py", site, "--shots", book / "shots")
+    assert done.returncode == 1, done.stdout
+    assert "FAIL 404.html is styled from file://: 1 links from the server's root" in done.stdout
+    assert "FAIL powers are superscripts: short/one.html: 2^4" in done.stdout, done.stdout
+    assert (book / "shots" / "404-390-dark.png").exists()
