@@ -532,13 +532,30 @@ def compare_parts(seed, root, parts, env) -> int:
     return checks
 
 
+def split_program(r):
+    """(a*c + b) + e, divided by c or its remainder, each sum's operands in a random order: the
+    shape of the divisible-terms split, with ranges under which every node of the program is
+    safe but b + e, the part the split leaves over, may wrap (a*c in [-2**31, -2**30], b and e
+    in [0, 2**30]). The random index programs seldom take this shape, and a split that forgets
+    the leftover's own guard is wrong only on such a program."""
+    c = r.choice((2, 3, 4))
+    ranges = ((-(2**31 // c), -(2**30 // c)), (0, 2**30), (0, 2**30))
+    a, b, e = (UOp(Ops.PARAM, (), ParamArg(s, I32, lo, hi)) for s, (lo, hi) in enumerate(ranges))
+    inner = a * c + b if r.random() < 0.5 else b + a * c
+    total = inner + e if r.random() < 0.5 else e + inner
+    return UOp(r.choice((Ops.FLOORDIV, Ops.FLOORMOD)), (total, UOp.const(c))), [a, b, e]
+
+
 def layer_overflow(programs=None) -> int:
     programs, checks, changed = sized("overflow", "programs", programs), 0, 0
     for n in range(programs):
         seed = SEED_BASE["overflow"] + n
         r = random.Random(seed)
         ranges = tuple(r.choice(WIDE_RANGES) for _ in range(3))
-        root, params = gen_index_program(r, ranges)
+        if n % 10 == 9:  # one program in ten has the split's shape
+            root, params = split_program(r)
+        else:
+            root, params = gen_index_program(r, ranges)
         parts = changed_parts("overflow", seed, root)
         changed += any(part is root for part, _ in parts)
         for env in overflow_points(r, params):
