@@ -143,3 +143,10 @@ def test_a_killed_run_leaves_no_copy_behind(tmp_path, script):
     assert run.wait(timeout=120) == 128 + signal.SIGTERM
     assert copies() == [], [(p, sorted(x.name for x in p.iterdir())) for p in copies()]
     assert {path: path.read_bytes() for path in mutants.PACKAGE.glob("*.py")} == before
+
+
+def test_single_catcher_reasons_name_real_mutants():
+    import mutant_matrix
+
+    names = {m.name for m in mutants.MUTANTS}
+    assert set(mutant_matrix.SINGLE_REASONS) <= names, set(mutant_matrix.SINGLE_REASONS) - names

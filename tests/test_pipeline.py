@@ -534,12 +534,16 @@ def compare_parts(seed, root, parts, env) -> int:
 
 def split_program(r):
     """(a*c + b) + e, divided by c or its remainder, each sum's operands in a random order: the
-    shape of the divisible-terms split, with ranges under which every node of the program is
-    safe but b + e, the part the split leaves over, may wrap (a*c in [-2**31, -2**30], b and e
-    in [0, 2**30]). The random index programs seldom take this shape, and a split that forgets
-    the leftover's own guard is wrong only on such a program."""
+    shape of the divisible-terms split, on ranges under which every node of the program is
+    safe (a*c in [-2**31, -2**30], b and e from 0). Half of them let b + e, the part the split
+    leaves over, wrap (b and e up to 2**30): a split that forgets the leftover's own guard is
+    wrong there. In the other half (up to 2**29) the split is right and fires, and its leftover
+    is far larger than c: a split that drops r//c, or takes r%c for r, is wrong there, which the
+    exhaustive domain, where the leftover stays below the divisor, cannot show. The random
+    index programs seldom take this shape."""
     c = r.choice((2, 3, 4))
-    ranges = ((-(2**31 // c), -(2**30 // c)), (0, 2**30), (0, 2**30))
+    top = 2**30 if r.random() < 0.5 else 2**29
+    ranges = ((-(2**31 // c), -(2**30 // c)), (0, top), (0, top))
     a, b, e = (UOp(Ops.PARAM, (), ParamArg(s, I32, lo, hi)) for s, (lo, hi) in enumerate(ranges))
     inner = a * c + b if r.random() < 0.5 else b + a * c
     total = inner + e if r.random() < 0.5 else e + inner
@@ -552,7 +556,7 @@ def layer_overflow(programs=None) -> int:
         seed = SEED_BASE["overflow"] + n
         r = random.Random(seed)
         ranges = tuple(r.choice(WIDE_RANGES) for _ in range(3))
-        if n % 10 == 9:  # one program in ten has the split's shape
+        if n % 5 == 4:  # one program in five has the split's shape
             root, params = split_program(r)
         else:
             root, params = gen_index_program(r, ranges)
