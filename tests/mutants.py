@@ -120,7 +120,7 @@ BOOK = [
     book("C: plain / allowed when divisor may be 0", "render.py",
          "and u.src[1].vmin > 0", "and u.src[1].vmin >= 0"),
     book("C: max of floats uses fmaxf", "render.py",
-         'else f"({a} > {b}) ? {a} : {b}"', 'else f"fmaxf({a}, {b})"'),
+         'return f"({a} - {b} > 0.0f) ? {a} : {b}"', 'return f"fmaxf({a}, {b})"'),
     book("text format drops min/max bounds", "textfmt.py",
          "return fields + [(key, bound) for key, bound in bounds if bound is not None]",
          "return fields"),
