@@ -14,19 +14,11 @@ Quoted blocks, each after a marker line `@@ block NAME` that the book build stri
 false makes the program exit with a non-zero status.
 """
 
-# ruff: noqa: E402 (the imports of uopc follow the path set-up)
+from _common import MACHINE, block, claim, finish, param
 
 import gc
-import importlib.util
 import sys
 import time
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parents[1]
-if importlib.util.find_spec("uopc") is None:  # a plain clone without the editable install
-    sys.path.append(str(ROOT))
-if str(ROOT / "tests") not in sys.path:  # tests/common.py, the shared generators
-    sys.path.append(str(ROOT / "tests"))
 
 from uopc import BOOL, F32, I32, CallArg, Ops, ParamArg, Ptr, UOp
 from uopc.interp import evaluate
@@ -34,25 +26,7 @@ from uopc.semantics import wrap32
 from uopc.symbolic import simplify
 from uopc.textfmt import infix, loads
 
-MACHINE = "(this machine)"  # the mark of every line that depends on the machine
-FAILED: list[str] = []
 LABEL_WIDTH = 40
-
-
-def block(name: str) -> None:
-    """Start a quoted block: the book build cuts the output at these lines and drops them."""
-    print(f"@@ block {name}")
-
-
-def claim(holds: bool, what: str) -> bool:
-    """Record a printed claim; a false one fails the run at the end."""
-    if not holds:
-        FAILED.append(what)
-    return holds
-
-
-def param(slot: int, dtype) -> UOp:
-    return UOp(Ops.PARAM, arg=ParamArg(slot, dtype))
 
 
 def live() -> int:
@@ -210,11 +184,7 @@ def main() -> int:
     show_bad_texts()
     show_bad_memory()
     show_chain()
-    sys.stdout.flush()
-    if FAILED:
-        print("failed claims: " + "; ".join(FAILED), file=sys.stderr)
-        return 1
-    return 0
+    return finish()
 
 
 if __name__ == "__main__":

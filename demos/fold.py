@@ -9,44 +9,18 @@ strict rules). Every line is the same on every run. A printed claim that turns o
 the program exit with a non-zero status.
 """
 
-# ruff: noqa: E402 (the imports of uopc follow the path set-up)
+from _common import block, claim, finish, param
 
-import importlib.util
 import math
 import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-if importlib.util.find_spec("uopc") is None:  # a plain clone without the editable install
-    sys.path.append(str(ROOT))
-if str(ROOT / "tests") not in sys.path:  # tests/common.py, the shared generators
-    sys.path.append(str(ROOT / "tests"))
-
-from uopc import F32, I32, CallArg, Ops, ParamArg, UOp
+from uopc import F32, I32, CallArg, Ops, UOp
 from uopc.fold import fold
 from uopc.interp import evaluate
 from uopc.rewrite import graph_rewrite
 from uopc.semantics import same
 from uopc.symbolic import simplify
 from uopc.textfmt import dumps, infix, spell_value
-
-FAILED: list[str] = []
-
-
-def block(name: str) -> None:
-    """Start a quoted block: the book build cuts the output at these lines and drops them."""
-    print(f"@@ block {name}")
-
-
-def claim(holds: bool, what: str) -> bool:
-    """Record a printed claim; a false one fails the run at the end."""
-    if not holds:
-        FAILED.append(what)
-    return holds
-
-
-def param(slot: int, dtype) -> UOp:
-    return UOp(Ops.PARAM, arg=ParamArg(slot, dtype))
 
 
 def relu_body() -> UOp:
@@ -103,11 +77,7 @@ def show_partial_evaluation():
 def main() -> int:
     show_fold_relu()
     show_partial_evaluation()
-    sys.stdout.flush()
-    if FAILED:
-        print("failed claims: " + "; ".join(FAILED), file=sys.stderr)
-        return 1
-    return 0
+    return finish()
 
 
 if __name__ == "__main__":

@@ -9,38 +9,15 @@ run. A printed claim that turns out false (a match where the chapter says none, 
 differs from the compiler's specification) makes the program exit with a non-zero status.
 """
 
-# ruff: noqa: E402 (the imports of uopc follow the path set-up)
+from _common import block, claim, finish
 
-import importlib.util
 import sys
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parents[1]
-if importlib.util.find_spec("uopc") is None:  # a plain clone without the editable install
-    sys.path.append(str(ROOT))
-if str(ROOT / "tests") not in sys.path:  # tests/common.py, the shared generators
-    sys.path.append(str(ROOT / "tests"))
 
 from uopc import F32, I32, Ops, ParamArg, UOp
 from uopc.fold import FOLD, INLINE
 from uopc.rewrite import ANY, UPat
 from uopc.symbolic import SYM, default, fast
 from uopc.textfmt import infix
-
-FAILED: list[str] = []
-
-
-def block(name: str) -> None:
-    """Start a quoted block: the book build cuts the output at these lines and drops them."""
-    print(f"@@ block {name}")
-
-
-def claim(holds: bool, what: str) -> bool:
-    """Record a printed claim; a false one fails the run at the end."""
-    if not holds:
-        FAILED.append(what)
-    return holds
-
 
 # ---------------------------------------------------------------------------------------------
 # Block 1: patterns against nodes
@@ -150,11 +127,7 @@ def show_rule_counts():
 def main() -> int:
     show_patterns()
     show_rule_counts()
-    sys.stdout.flush()
-    if FAILED:
-        print("failed claims: " + "; ".join(FAILED), file=sys.stderr)
-        return 1
-    return 0
+    return finish()
 
 
 if __name__ == "__main__":

@@ -11,40 +11,17 @@ depends on the machine (what the CPU gives for a cast C leaves undefined), marke
 false makes the program exit with a non-zero status.
 """
 
-# ruff: noqa: E402 (the imports of uopc follow the path set-up)
+from _common import MACHINE, block, claim, finish
 
-import importlib.util
 import math
 import struct
 import sys
 from decimal import Decimal
-from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
-if importlib.util.find_spec("uopc") is None:  # a plain clone without the editable install
-    sys.path.append(str(ROOT))
-if str(ROOT / "tests") not in sys.path:  # tests/common.py, the shared generators
-    sys.path.append(str(ROOT / "tests"))
-
 from uopc import F32, I32, INT_MIN
 from uopc.semantics import cast, f32, floordiv, floormod, wrap32
-
-MACHINE = "(this machine)"  # the mark of every line that depends on the machine
-FAILED: list[str] = []
-
-
-def block(name: str) -> None:
-    """Start a quoted block: the book build cuts the output at these lines and drops them."""
-    print(f"@@ block {name}")
-
-
-def claim(holds: bool, what: str) -> bool:
-    """Record a printed claim; a false one fails the run at the end."""
-    if not holds:
-        FAILED.append(what)
-    return holds
 
 
 def bits32(x: float) -> int:
@@ -176,11 +153,7 @@ def main() -> int:
     show_specials()
     show_division()
     show_casts()
-    sys.stdout.flush()
-    if FAILED:
-        print("failed claims: " + "; ".join(FAILED), file=sys.stderr)
-        return 1
-    return 0
+    return finish()
 
 
 if __name__ == "__main__":

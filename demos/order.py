@@ -12,20 +12,12 @@ Two things must hold whatever the generator draws: every result is correct, and 
 differ (the rules are not confluent). If either fails, the program exits with a non-zero status.
 """
 
-# ruff: noqa: E402 (the imports of uopc follow the path set-up)
+from _common import block, claim, finish
 
-import importlib.util
 import itertools
 import random
 import sys
-from pathlib import Path
 from typing import NamedTuple
-
-ROOT = Path(__file__).resolve().parents[1]
-if importlib.util.find_spec("uopc") is None:  # a plain clone without the editable install
-    sys.path.append(str(ROOT))
-if str(ROOT / "tests") not in sys.path:  # tests/common.py, the shared generators
-    sys.path.append(str(ROOT / "tests"))
 
 from common import gen_index_program
 
@@ -39,19 +31,6 @@ PROGRAMS = 600
 RANGES = ((0, 7), (0, 3), (-4, 5))  # i, j, k: the generator's own default ranges
 SAMPLE_SEED, SEEDED_POINTS = 1234, 66
 NAMES = {0: "i", 1: "j", 2: "k"}
-FAILED: list[str] = []
-
-
-def block(name: str) -> None:
-    """Start a quoted block: the book build cuts the output at these lines and drops them."""
-    print(f"@@ block {name}")
-
-
-def claim(holds: bool, what: str) -> bool:
-    """Record a printed claim; a false one fails the run at the end."""
-    if not holds:
-        FAILED.append(what)
-    return holds
 
 
 def sample_inputs() -> list[dict]:
@@ -143,11 +122,7 @@ def main() -> int:
         print(f"  start:    {start}")
         print(f"  default:  {forward}  ({example.sizes[1]} nodes)")
         print(f"  reversed: {backward}  ({example.sizes[2]} nodes)")
-    sys.stdout.flush()
-    if FAILED:
-        print("failed claims: " + "; ".join(FAILED), file=sys.stderr)
-        return 1
-    return 0
+    return finish()
 
 
 if __name__ == "__main__":

@@ -11,49 +11,22 @@ A printed claim that turns out false (two results that must agree, a check that 
 makes the program exit with a non-zero status after printing everything.
 """
 
-# ruff: noqa: E402 (the imports of uopc follow the path set-up)
+from _common import MACHINE, block, claim, finish, param
 
 import ctypes
-import importlib.util
 import math
 import os
 import subprocess
 import sys
 import tempfile
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-if importlib.util.find_spec("uopc") is None:  # a plain clone without the editable install
-    sys.path.append(str(ROOT))
-if str(ROOT / "tests") not in sys.path:  # tests/common.py, the shared generators
-    sys.path.append(str(ROOT / "tests"))
-
-from uopc import F32, I32, INT_MAX, INT_MIN, CallArg, Ops, ParamArg, UOp, runtime
+from uopc import F32, I32, INT_MAX, INT_MIN, CallArg, Ops, UOp, runtime
 from uopc.interp import evaluate
 from uopc.render import render
 from uopc.rewrite import PatternMatcher, RewriteLimit, UPat, graph_rewrite, rule
 from uopc.semantics import f32, floordiv, same
 from uopc.symbolic import simplify
 from uopc.textfmt import dumps, infix
-
-MACHINE = "(this machine)"  # the mark of every line or block that depends on the machine
-FAILED: list[str] = []
-
-
-def block(name: str) -> None:
-    """Start a quoted block: the book build cuts the output at these lines and drops them."""
-    print(f"@@ block {name}")
-
-
-def claim(holds: bool, what: str) -> bool:
-    """Record a printed claim; a false one fails the run at the end."""
-    if not holds:
-        FAILED.append(what)
-    return holds
-
-
-def param(slot: int, dtype, vmin=None, vmax=None) -> UOp:
-    return UOp(Ops.PARAM, arg=ParamArg(slot, dtype, vmin, vmax))
 
 
 def size(root: UOp) -> int:
@@ -370,11 +343,7 @@ def main() -> int:
         demo_int_min_division(folder)
         demo_fma(folder)
     demo_relu()
-    sys.stdout.flush()
-    if FAILED:
-        print("failed claims: " + "; ".join(FAILED), file=sys.stderr)
-        return 1
-    return 0
+    return finish()
 
 
 if __name__ == "__main__":

@@ -8,17 +8,9 @@ stencil and interpreter-errors (Chapter 14). Every line is the same on every run
 claim that turns out false makes the program exit with a non-zero status.
 """
 
-# ruff: noqa: E402 (the imports of uopc follow the path set-up)
+from _common import block, claim, finish, param
 
-import importlib.util
 import sys
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parents[1]
-if importlib.util.find_spec("uopc") is None:  # a plain clone without the editable install
-    sys.path.append(str(ROOT))
-if str(ROOT / "tests") not in sys.path:  # tests/common.py, the shared generators
-    sys.path.append(str(ROOT / "tests"))
 
 from uopc import F32, I32, CallArg, Ops, ParamArg, Ptr, UOp
 from uopc.builder import Builder, make_call
@@ -28,24 +20,6 @@ from uopc.rewrite import PatternMatcher, graph_rewrite
 from uopc.runtime import execute
 from uopc.symbolic import default, simplify
 from uopc.textfmt import dumps, infix, spell_value
-
-FAILED: list[str] = []
-
-
-def block(name: str) -> None:
-    """Start a quoted block: the book build cuts the output at these lines and drops them."""
-    print(f"@@ block {name}")
-
-
-def claim(holds: bool, what: str) -> bool:
-    """Record a printed claim; a false one fails the run at the end."""
-    if not holds:
-        FAILED.append(what)
-    return holds
-
-
-def param(slot: int, dtype, vmin=None, vmax=None) -> UOp:
-    return UOp(Ops.PARAM, arg=ParamArg(slot, dtype, vmin, vmax))
 
 
 def buffers(dtype, size: int, count: int) -> list[UOp]:
@@ -321,11 +295,7 @@ def main() -> int:
     show_memory_trap()
     show_stencil()
     show_interpreter_errors()
-    sys.stdout.flush()
-    if FAILED:
-        print("failed claims: " + "; ".join(FAILED), file=sys.stderr)
-        return 1
-    return 0
+    return finish()
 
 
 if __name__ == "__main__":

@@ -255,6 +255,13 @@ def gen_index_program(r, ranges=((0, 7), (0, 3), (-4, 5))):
 # ---------------------------------------------------------------------------------------------
 
 
+def param(slot, dtype, vmin=None, vmax=None):
+    """A PARAM node: the value of call argument `slot`, of dtype, in [vmin, vmax] if given.
+    The one helper for it: the demos (through demos/_common.py) and the exercise answers
+    import it from here."""
+    return UOp(Ops.PARAM, arg=ParamArg(slot, dtype, vmin, vmax))
+
+
 def ptr_param(slot, size, dtype=F32):
     return UOp(Ops.PARAM, (), ParamArg(slot, Ptr(dtype, size)))
 

@@ -105,3 +105,40 @@ def test_demo_output_is_the_same_on_a_second_run(stem):
     second = run_demo(stem)
     assert second.returncode == 0, second.stderr
     assert stable_part(second.stdout) == stable_part(first.stdout)
+
+
+# ---------------------------------------------------------------------------------------------
+# The shared preamble, demos/_common.py
+# ---------------------------------------------------------------------------------------------
+
+SHARED = ("block", "claim", "finish", "param")
+
+
+@pytest.mark.parametrize("stem", BLOCKS)
+def test_demo_takes_its_preamble_from_common(stem):
+    """One home for the path set-up and the helpers: a demo that grows its own copy again
+    would drift from the others."""
+    text = (ROOT / "demos" / f"{stem}.py").read_text(encoding="utf-8")
+    assert re.search(r"^from _common import .*\bfinish\b", text, re.MULTILINE), stem
+    for name in SHARED:
+        assert not re.search(rf"^def {name}\(", text, re.MULTILINE), f"{stem} defines {name}"
+    assert "sys.path.append" not in text and "sys.path.insert" not in text, stem
+
+
+def test_finish_fails_on_a_false_claim_after_printing_everything():
+    program = (
+        "import sys\n"
+        f"sys.path.insert(0, {str(ROOT / 'demos')!r})\n"
+        "from _common import block, claim, finish\n"
+        "block('one')\n"
+        "claim(1 + 1 == 2, 'arithmetic')\n"
+        "claim(False, 'a planted false claim')\n"
+        "print('the last line')\n"
+        "sys.exit(finish())\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 1
+    assert done.stdout == "@@ block one\nthe last line\n"
+    assert done.stderr == "failed claims: a planted false claim\n"

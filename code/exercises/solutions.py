@@ -56,7 +56,7 @@ from fractions import Fraction  # noqa: E402
 
 import numpy as np  # noqa: E402
 import z3  # noqa: E402
-from common import SPECIAL_FLOAT, SPECIAL_INT, gen_index_program, rand_value  # noqa: E402
+from common import SPECIAL_FLOAT, SPECIAL_INT, gen_index_program, param, rand_value  # noqa: E402
 
 from uopc import (  # noqa: E402
     BOOL,
@@ -137,10 +137,6 @@ def exercise(section: str, label: str, title: str):
 # ---------------------------------------------------------------------------------------------
 # Shared helpers
 # ---------------------------------------------------------------------------------------------
-
-
-def param(slot, dtype, lo=None, hi=None) -> UOp:
-    return UOp(Ops.PARAM, (), ParamArg(slot, dtype, lo, hi))
 
 
 def call_of(body, args, name) -> UOp:
