@@ -1,17 +1,25 @@
-"""How the compiler's cost grows with the graph: time per phase and memory per node.
+"""How the compiler's cost grows with the graph: cost per node of each phase, and memory per node.
 
-Part 1 builds chains `x + 1 + 2 + ... + n` on an i32 param for n = 20,000 and 200,000 and times
-four phases on each: building the nodes, `toposort`, `evaluate` at x = 0, and `simplify`. Every
-walk is linear, so each phase should take about ten times longer on the chain ten times longer;
-the ratio is printed, never asserted (a benchmark reports, it does not pass or fail).
+Part 1 builds chains `x + 1 + 2 + ... + n` on an i32 param for n = 100,000 and 500,000
+(graphs of 200,001 and 1,000,001 nodes, five times apart) and times four phases on each:
+building the nodes, `toposort` (the sort), `evaluate` at x = 0, and simplifying. Every phase
+should be linear: the time ratio of the two sizes about 5, the cost per node about the same
+(a per-node ratio about 1). The collector is left running here, as a user's program would: a
+phase that is linear only with it paused is not linear. The ratios are printed, never
+asserted (a benchmark reports).
+
+Simplifying is `graph_rewrite(root, symbolic.default)`, what `simplify` runs, with the step
+limit raised to 20 per node: the chain takes about 2.3 steps per node, so `simplify`'s default
+limit (1,000,000 steps) stops the chain of a million.
 
 Part 2 measures memory: 300 random index expressions built while `tracemalloc` traces, divided
 by the number of distinct nodes among them (hash consing shares the rest).
 
-Every figure printed here depends on the machine and the moment.
-Usage: python scripts/scaling.py
+Every figure printed here depends on the machine and the moment; cpu is process time.
+Usage: python scripts/scaling.py [--sizes SMALL LARGE] [--repeats N]
 """
 
+import argparse
 import gc
 import random
 import sys
@@ -26,26 +34,20 @@ from common import gen_index_program  # noqa: E402
 
 from uopc import I32, Ops, ParamArg, UOp  # noqa: E402
 from uopc.interp import evaluate  # noqa: E402
-from uopc.symbolic import simplify  # noqa: E402
+from uopc.rewrite import graph_rewrite  # noqa: E402
+from uopc.symbolic import default  # noqa: E402
 
-SIZES = (20_000, 200_000)
-PHASES = ("build", "toposort", "evaluate", "simplify")
-REPEATS = 5  # each phase reports its fastest run, the one least disturbed by the machine
+SIZES = (100_000, 500_000)  # additions: 2n + 1 nodes
+PHASES = ("build", "sort", "evaluate", "simplify")
+REPEATS = 3  # each phase reports its fastest run, the one least disturbed by the machine
+STEPS_PER_NODE = 20
 
 
 def timed(function):
-    """(result, seconds) of one call, with the cyclic garbage collector paused, as timeit does.
-
-    A collection walks every live node, so with hundreds of thousands of nodes alive its pauses
-    would be timed as part of whichever phase happened to trigger them.
-    """
-    gc.disable()
-    try:
-        start = time.perf_counter()
-        result = function()
-        return result, time.perf_counter() - start
-    finally:
-        gc.enable()
+    """(result, wall seconds, cpu seconds) of one call; the collector runs as usual."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    result = function()
+    return result, time.perf_counter() - wall, time.process_time() - cpu
 
 
 def build_chain(n):
@@ -57,35 +59,43 @@ def build_chain(n):
 
 
 def time_chain(n):
-    """Seconds per phase for the chain of n additions, and a line describing the result."""
+    """(wall, cpu) seconds per phase for the chain of n additions, and a line on the result."""
     gc.collect()  # start clean: no node of an earlier chain may be shared with this one
-    root, build = timed(lambda: build_chain(n))
-    order, toposort = timed(root.toposort)
-    value, evaluation = timed(lambda: evaluate(root, {0: 0}))
-    result, simplification = timed(lambda: simplify(root))
+    root, *build = timed(lambda: build_chain(n))
+    order, *sort = timed(root.toposort)
+    value, *evaluation = timed(lambda: evaluate(root, {0: 0}))
+    limit = STEPS_PER_NODE * n
+    result, *simplification = timed(lambda: graph_rewrite(root, default, limit=limit))
     size = len(result.toposort())
     note = f"{len(order):,} nodes, value at x = 0: {value:,}, simplified to {size} nodes"
-    return dict(zip(PHASES, (build, toposort, evaluation, simplification), strict=True)), note
+    times = (build, sort, evaluation, simplification)
+    return dict(zip(PHASES, times, strict=True)), note, len(order)
 
 
 def best_of(n, repeats):
-    """The fastest time of each phase over several fresh chains: the least disturbed run."""
+    """The fastest wall and the fastest cpu time of each phase over several fresh chains."""
     runs = [time_chain(n) for _ in range(repeats)]
-    return {phase: min(times[phase] for times, _ in runs) for phase in PHASES}, runs[0][1]
+    best = {phase: tuple(min(run[0][phase][k] for run in runs) for k in (0, 1)) for phase in PHASES}
+    return best, runs[0][1], runs[0][2]
 
 
-def report_chains():
-    print(f"chains x + 1 + 2 + ... + n  (this machine; seconds, best of {REPEATS} runs, gc paused)")
-    times = {}
-    for n in SIZES:
-        times[n], note = best_of(n, REPEATS)
-        print(f"  n = {n:>7,}: {note}")
-    small, large = SIZES
-    print(f"  {'phase':<10}{f'n = {small:,}':>14}{f'n = {large:,}':>14}{'ratio':>9}")
+def report_chains(sizes, repeats):
+    small, large = sizes
+    print(f"chains x + 1 + 2 + ... + n, best of {repeats} runs  (this machine)")
+    times, nodes = {}, {}
+    for n in sizes:
+        times[n], note, nodes[n] = best_of(n, repeats)
+        print(f"  n = {n:>9,}: {note}")
+    print("  cost per node in microseconds (wall / cpu); ratios of cpu times")
+    print(f"  {'phase':<9}{f'n = {small:,}':>15}{f'n = {large:,}':>15}{'time':>7}{'/node':>7}")
     for phase in PHASES:
-        ratio = times[large][phase] / times[small][phase]
-        print(f"  {phase:<10}{times[small][phase]:>14.3f}{times[large][phase]:>14.3f}{ratio:>9.1f}")
-    print(f"  (linear growth gives a ratio near {large // small}; about 8 to 13 is the target)")
+        cells = ""
+        for n in sizes:
+            wall, cpu = times[n][phase]
+            cells += f"{wall / nodes[n] * 1e6:>8.2f}/{cpu / nodes[n] * 1e6:<6.2f}"
+        ratio = times[large][phase][1] / times[small][phase][1]
+        print(f"  {phase:<9}{cells}{ratio:>7.1f}{ratio * nodes[small] / nodes[large]:>7.2f}")
+    print(f"  linear: a time ratio near {large / small:.0f}, a per-node ratio near 1")
 
 
 def report_memory(count=300):
@@ -103,7 +113,15 @@ def report_memory(count=300):
     print(f"  bytes per distinct node:                  {traced / distinct:,.0f}")
 
 
-if __name__ == "__main__":
-    report_chains()
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--sizes", type=int, nargs=2, default=SIZES, metavar=("SMALL", "LARGE"))
+    parser.add_argument("--repeats", type=int, default=REPEATS)
+    args = parser.parse_args()
+    report_chains(sorted(args.sizes), args.repeats)
     print()
     report_memory()
+
+
+if __name__ == "__main__":
+    main()
