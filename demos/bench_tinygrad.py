@@ -236,7 +236,7 @@ def wrapped(text: str) -> list[str]:
 
 def long_chain_lines(long: int, u: dict, t: dict) -> list[str]:
     lines = []
-    settings = {"uopc": "", "tinygrad": f", REWRITE_STACK_LIMIT={t['stack_limit']:,}"}
+    settings = {"uopc": "", "tinygrad": f" (stack limit {t['stack_limit']:,})"}
     for name, entry in (("uopc", u), ("tinygrad", t)):
         lines.append(f"  {name}, chain of {long:,} at its defaults{settings[name]}:")
         lines += wrapped(outcome_text(entry["long_chain"]))

@@ -414,18 +414,24 @@ def collect_bench(out: Path) -> None:
     sizes), bench_compile_largest_o0_s and _o2_s, bench_compile_empty_o0_s and _o2_s (an empty
     file: clang's start-up), bench_compile_net_o0_s and _o2_s (the largest less the empty
     file), bench_compile_growth_o0 and _o2 (text, 1 decimal: net time of the largest over the
-    one before it). Graphs: bench_expressions, bench_graph_nodes_total,
-    bench_graph_nodes_distinct, bench_graph_kib, bench_bytes_per_node, bench_simplify_ms,
-    bench_simplify_nodes_per_s, bench_graph_nodes_after (whole numbers), bench_doublings,
-    bench_doubling_nodes, bench_doubling_tree. Targets, uopc/tinygrad (text, 2 decimals):
-    bench_target_nodes_per_s, bench_target_chain, bench_target_bytes. bench_quick is true when
-    the data come from a quick run, and bench_busy when wall and cpu time disagreed in a run
-    made with --busy (either fails here)."""
+    one before it), bench_compile_shape_o0 and _o2 (text: "more than linearly", "about
+    linearly" or "less than linearly", that growth against the growth in size, 20% either
+    side being "about"), bench_compile_smallest_statements and bench_compile_startup_share_o2
+    (the empty file's time as a whole percentage of the smallest function's, at -O2).
+    Graphs: bench_expressions, bench_graph_nodes_total, bench_graph_nodes_distinct,
+    bench_graph_kib, bench_bytes_per_node, bench_simplify_ms, bench_simplify_nodes_per_s,
+    bench_graph_nodes_after (whole numbers), bench_doublings, bench_doubling_nodes,
+    bench_doubling_tree. Targets, uopc/tinygrad (text, 2 decimals): bench_target_nodes_per_s,
+    bench_target_chain, bench_target_bytes. bench_quick is true when the data come from a
+    quick run, and bench_busy when wall and cpu time disagreed in a run made with --busy
+    (either fails here)."""
     data = json.loads(read(out, "bench/bench.json"))
     put("bench_quick", bool(data.get("quick")))
     expect(not data.get("quick"), "out/bench/bench.json comes from a quick run")
-    put("bench_busy", bool(data["busy"]))
-    expect(not data["busy"], f"out/bench/bench.json: wall and cpu time disagreed: {data['busy']}")
+    busy = data["busy"]
+    put("bench_busy", bool(busy))
+    first = busy[0] if busy else ""
+    expect(not busy, f"bench.json: wall and cpu time disagreed {len(busy)} times; first: {first}")
     relu, plain = data["relu_cpu_ns"], data["relu_plain_loop"]
     interp, ctypes_call, loop = relu["interpreter"], relu["ctypes_per_element"], relu["c_loop"]
     put("bench_interp_ns_per_element", significant(interp, 3))
@@ -463,15 +469,31 @@ def collect_compile(times: dict) -> None:
     """The compile keys of collect_bench, from the cpu times of the compile block."""
     order = sorted(range(len(times["statements"])), key=lambda i: times["statements"][i])
     largest, before = order[-1], order[-2]
-    put("bench_compile_largest_statements", times["statements"][largest])
-    put("bench_compile_before_statements", times["statements"][before])
+    statements = times["statements"]
+    put("bench_compile_largest_statements", statements[largest])
+    put("bench_compile_before_statements", statements[before])
+    put("bench_compile_smallest_statements", statements[order[0]])
+    share = times["empty"]["O2"] / times["O2"][order[0]]
+    put("bench_compile_startup_share_o2", round(100 * share))
+    size_growth = statements[largest] / statements[before]
     for level in ("O0", "O2"):
         empty = times["empty"][level]
         net, net_before = times[level][largest] - empty, times[level][before] - empty
         put(f"bench_compile_largest_{level.lower()}_s", f"{times[level][largest]:.3f}")
         put(f"bench_compile_empty_{level.lower()}_s", f"{empty:.3f}")
         put(f"bench_compile_net_{level.lower()}_s", f"{net:.3f}")
-        put(f"bench_compile_growth_{level.lower()}", f"{net / net_before:.1f}")
+        growth = net / net_before
+        put(f"bench_compile_growth_{level.lower()}", f"{growth:.1f}")
+        put(f"bench_compile_shape_{level.lower()}", shape(growth / size_growth))
+
+
+def shape(relative: float) -> str:
+    """How a time grew against the size: within 20% of it is "about linearly"."""
+    if relative > 1.2:
+        return "more than linearly"
+    if relative < 1 / 1.2:
+        return "less than linearly"
+    return "about linearly"
 
 
 def collect_machine(out: Path) -> None:
