@@ -58,7 +58,8 @@ def read_text(path: str) -> str:
     MAX_TEXT_BYTES of them (so /dev/zero is refused, not read until memory runs out)."""
     try:
         if path == "-":
-            data = sys.stdin.buffer.read(MAX_TEXT_BYTES + 1)
+            stdin = getattr(sys.stdin, "buffer", None)  # a test may hand a text stream
+            data = stdin.read(MAX_TEXT_BYTES + 1) if stdin else sys.stdin.read().encode()
         else:
             with open(path, "rb") as file:
                 data = file.read(MAX_TEXT_BYTES + 1)
