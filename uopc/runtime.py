@@ -3,8 +3,10 @@
 Relies on `render` for the C, on `uop` for the call's arguments and on clang (or any compiler that
 takes the same flags). Invariants: a cached library is found only under a key made from the
 compiler, its version, the flags and the source, so a stale library is never loaded; a library
-appears in the cache only complete (written under a temporary name, then renamed); a call never
-runs with one buffer passed twice unless the caller asked for it.
+appears in the cache only complete (written under a fresh temporary name, then renamed), and is
+loaded only when its SHA-256 matches the one recorded after its build; the cache folder is the
+user's own and nobody else can write it; a call never runs with one buffer passed twice unless
+the caller asked for it, nor with an integer outside the range its parameter declares.
 """
 
 import ctypes
