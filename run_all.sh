@@ -190,7 +190,8 @@ if [[ $mode != deterministic ]]; then
     say "the benchmark (demos/bench.py), last"
     if exists demos/bench.py; then
         quick=()
-        [[ $mode == quick ]] && quick=(--quick)
+        # quick: tiny timings, never quoted, so wall and cpu may disagree without stopping it
+        [[ $mode == quick ]] && quick=(--quick --busy)
         save "$slow_out" bench bench --echo -- \
             "$py" demos/bench.py "${quick[@]}" --json "$slow_out/bench/bench.json"
     fi
