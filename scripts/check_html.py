@@ -11,8 +11,9 @@ For every .html file of the site:
   reader's choice and it loads nothing by itself;
 - no text the build should have replaced is left: an include line (--8<--), a number
   placeholder ({{ n.), a block marker (@@ block).
-Paths from the root of the host ("/assets/...") are accepted in the top 404.html only, where
-mkdocs writes them for a server; elsewhere they would break the site opened from file://.
+A path from the root of the host ("/assets/...") fails on every page, 404.html included: it
+breaks the site opened from file://. (mkdocs writes such paths into 404.html, for a server that
+shows it at any depth; the hook docs/hooks/site404.py makes them relative.)
 This catches what the generator misses whatever generator builds the site. Exit 1 on a finding.
 """
 
@@ -91,12 +92,8 @@ def check_url(site: Path, path: Path, pages: dict, tag: str, url: str) -> str | 
             return "loaded from another host"
         return f"unexpected scheme {parts.scheme!r}"
     if parts.path.startswith("/"):
-        # Only the error page may use root paths (mkdocs writes them there, for a server that
-        # shows it at any depth); anywhere else they break the site opened from file://.
-        if path.name != "404.html" or path.parent != site:
-            return "a path from the root of the host: it breaks the site opened from file://"
-        target = (site / unquote(parts.path.lstrip("/"))).resolve()
-    elif parts.path:
+        return "a path from the root of the host: it breaks the site opened from file://"
+    if parts.path:
         target = (path.parent / unquote(parts.path)).resolve()
     else:
         target = path

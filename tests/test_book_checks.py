@@ -390,6 +390,13 @@ def small_site(tmp_path: Path) -> Path:
     return site
 
 
+def test_html_check_catches_a_rooted_path_in_the_404_page(tmp_path):
+    site = small_site(tmp_path)
+    (site / "404.html").write_text('<html><link rel="stylesheet" href="/assets/x.css"></html>')
+    done = run(SCRIPTS / "check_html.py", site)
+    assert done.returncode == 1 and "path from the root of the host" in done.stdout, done.stdout
+
+
 @pytest.mark.parametrize(
     "fault, expected",
     [
@@ -435,9 +442,12 @@ def test_browser_check_passes_then_counts_an_external_script(book):
 def test_browser_check_catches_a_rooted_404_and_a_caret_left_in_prose(book):
     site_project(book)
     page = book / "docs" / "short" / "one.md"
-    plant(page, "## The output", "It doubles 2^4 times.\n\n## The output")
+    plant(page, "## The output", "It doubles 2^3 times, then 2^5^ times.\n\n## The output")
     assert build(book).returncode == 0
     site = book / "site"
+    html = (site / "short" / "one.html").read_text(encoding="utf-8")
+    assert "2<sup>3</sup>" in html and "2<sup>5</sup>" in html  # the hook closed the first
+    plant(site / "short" / "one.html", "</article>", "<p>then 2^4 again</p></article>")
     plant(site / "404.html", "</head>", '<link rel="stylesheet" href="/assets/gone.css"></head>')
     done = run(SCRIPTS / "check_browser.py", site, "--shots", book / "shots")
     assert done.returncode == 1, done.stdout
