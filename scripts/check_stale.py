@@ -32,6 +32,7 @@ from book_common import (
     COMPANIONS,
     MACHINE_MARK,
     ROOT,
+    RUN_RECORDS,
     SOURCES,
     is_machine_block,
     read_header,
@@ -43,7 +44,8 @@ SHOWN_DIFF = 30  # lines of diff shown per stale file
 
 
 def hashed_outputs(out: Path) -> list[Path]:
-    """The hash-checked files under out/ (relative): each output, its blocks, its companions."""
+    """The hash-checked files under out/ (relative): each output, its blocks, its companions;
+    and the run records, which are not checked but copied like them."""
     found = []
     for key in SOURCES:
         whole = out / f"{key}.txt"
@@ -52,6 +54,7 @@ def hashed_outputs(out: Path) -> list[Path]:
         if (out / key).is_dir():
             found += [path.relative_to(out) for path in (out / key).rglob("*") if path.is_file()]
     found += [Path(name) for name in COMPANIONS if (out / name).exists()]
+    found += [Path(name) for name in RUN_RECORDS if (out / name).exists()]  # copied, not checked
     return found
 
 
