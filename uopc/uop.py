@@ -516,11 +516,15 @@ UNBOUNDED = (-math.inf, math.inf, True)
 BOOL_RANGE = (0, 1, True)
 
 
+# --8<-- [start:fit]
 def _fit(lo, hi, safe):
     """The exact bounds if they fit int32; otherwise the op may wrap, so anything goes."""
     if INT_MIN <= lo and hi <= INT_MAX:
         return (lo, hi, safe)
     return (INT_MIN, INT_MAX, False)
+
+
+# --8<-- [end:fit]
 
 
 def _range_param(u, srcs, safe):
@@ -548,10 +552,14 @@ def _range_cast(u, srcs, safe):
     return (srcs[0][0], srcs[0][1], safe)  # from bool or i32: the same values
 
 
+# --8<-- [start:range_mul]
 def _range_mul(u, srcs, safe):
     (lo1, hi1, _), (lo2, hi2, _) = srcs
     products = (lo1 * lo2, lo1 * hi2, hi1 * lo2, hi1 * hi2)
     return _fit(min(products), max(products), safe)
+
+
+# --8<-- [end:range_mul]
 
 
 def _range_cmplt(u, srcs, safe):
@@ -596,6 +604,7 @@ def _range_floordiv(u, srcs, safe):
     return _fit(-m, m, safe)
 
 
+# --8<-- [start:range_floormod]
 def _range_floormod(u, srcs, safe):
     (lo, hi, _), (dlo, dhi, _) = srcs
     if dlo <= 0 <= dhi:
@@ -609,10 +618,14 @@ def _range_floormod(u, srcs, safe):
     return (0, dhi - 1, safe) if dlo > 0 else (dlo + 1, 0, safe)
 
 
+# --8<-- [end:range_floormod]
+
+
 def _range_call(u, srcs, safe):
     return BOOL_RANGE if u.dtype is BOOL else (INT_MIN, INT_MAX, False)
 
 
+# --8<-- [start:range_table]
 _RANGES = {
     Ops.CONST: lambda u, srcs, safe: (int(u.arg), int(u.arg), True),
     Ops.PARAM: _range_param,
@@ -645,3 +658,6 @@ def range_of(u):
         # no bounds for floats and places; a float computed from a wrapping int is not exact
         return UNBOUNDED if safe or u.dtype is not F32 else (-math.inf, math.inf, False)
     return _RANGES[u.op](u, srcs, safe)
+
+
+# --8<-- [end:range_table]
