@@ -3,7 +3,7 @@
 import _here
 
 from uopc import I32, Ops, ParamArg, UOp
-from uopc.interp import evaluate
+from uopc.interp import evaluate  # to try big*4 at the border where it starts to wrap
 from uopc.symbolic import simplify
 
 i = UOp(Ops.PARAM, arg=ParamArg(0, I32, 0, 15))

@@ -8,8 +8,8 @@ import textwrap
 
 from common import gen_program, rand_env
 from uopc import Ops
-from uopc.interp import evaluate
-from uopc.semantics import same
+from uopc.interp import evaluate  # runs the original and the simplified program
+from uopc.semantics import same  # bit for bit, with every nan equal
 from uopc.symbolic import simplify
 from uopc.textfmt import infix
 
