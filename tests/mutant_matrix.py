@@ -105,6 +105,12 @@ SINGLE_REASONS = {
     " generators never write (their divisors are positive constants or parameters)",
     "rule (x%c1)%c2: divisibility reversed": "needs a remainder of a remainder by constants"
     " where c1 divides c2 but not the reverse; the random index programs seldom nest them so",
+    "rule (a*c1+b)//c2: r//c dropped": "in the exhaustive domain the leftover stays below the"
+    " divisor, so r//c is 0 everywhere; F's split-shaped programs (one in five) show it, at"
+    " quick size not always",
+    "rule (a*c1+b)%c2: r%c taken as r": "in the exhaustive domain the leftover stays below the"
+    " divisor, so r%c is r everywhere; F's split-shaped programs (one in five) show it, at"
+    " quick size not always",
     "C: INT_MIN literal without brackets": "wrong only where INT_MIN stands under a minus or as"
     " the right operand of *, / or % in the C; random programs seldom put that constant there"
     " (P's literal tests write it on purpose)",
