@@ -90,7 +90,8 @@ SINGLE_REASONS = {
     "runtime: bool passed as c_int8": "only J calls compiled functions with bool scalars; K's"
     " functions take integers and L's take buffers",
     "rule x+(-x) (int): also on floats": "needs a float ADD of a node and its own negation (and"
-    " an inf or nan there), a shape the random programs seldom build; A builds it by hand",
+    " an inf or nan there), a shape the random programs seldom build; A builds it, and D's first"
+    " programs",
     "rule x<x: x!=x also false": "needs a CMPNE of a node with itself, which the random"
     " programs seldom build; A builds it by hand",
     "rule where(c,a,a): equal constants merged": "wrong only for a WHERE whose branches are 0.0"
@@ -103,8 +104,10 @@ SINGLE_REASONS = {
     " only the constant lies outside int32, which A checks and a value comparison cannot see",
     "rule x//c trivial: x//0 gives x": "needs a division by the constant 0, which the program"
     " generators never write (their divisors are positive constants or parameters)",
-    "rule (x%c1)%c2: divisibility reversed": "needs a remainder of a remainder by constants"
-    " where c1 divides c2 but not the reverse; the random index programs seldom nest them so",
+    "rule (x%c1)%c2: divisibility reversed": "no value ever changes: where the slip would fire"
+    " wrongly (c1 dividing c2), x%c1 lies in one bucket of c2 and that rule has rewritten it"
+    " first; the slip only stops the rule where it should fire, which A's declared results"
+    " notice and no value comparison can",
     "rule (a*c1+b)//c2: r//c dropped": "in the exhaustive domain the leftover stays below the"
     " divisor, so r//c is 0 everywhere; F's split-shaped programs (one in five) show it, at"
     " quick size not always",

@@ -401,6 +401,25 @@ def special_or_random(r, dtype):
     return r.choice(SPECIAL_VALUES[dtype]) if r.random() < 0.5 else common.rand_value(r, dtype)
 
 
+# Shapes that strict rules match but random programs seldom build, each wrong under a plausible
+# slip of its rule only at special values (inf, nan, a zero's sign, a zero divisor): the first
+# programs of this layer are these, so that the unit cases are not their only check.
+RARE_SHAPES = (
+    lambda i, f, b: f + (-f),  # x+(-x): 0.0 is wrong at inf and nan
+    lambda i, f, b: f.ne(f),  # x!=x is true at nan, unlike x<x
+    lambda i, f, b: b.where(UOp.const(0.0), UOp.const(-0.0)),  # equal by ==, not the same
+    lambda i, f, b: b.where(UOp.const(False), UOp.const(True)),  # not b
+    lambda i, f, b: b.where(UOp.const(True), UOp.const(False)),  # b
+    lambda i, f, b: i // UOp.const(0),  # 0 by the contract
+)
+
+
+def rare_shape_program(n):
+    i, f, b = (UOp(Ops.PARAM, (), ParamArg(slot, dtype)) for slot, dtype in enumerate(SLOT_DTYPES))
+    root = RARE_SHAPES[n](i, f, b)
+    return root, common.used_params(root)
+
+
 def layer_special(programs=None, inputs=None) -> int:
     programs = sized("special", "programs", programs)
     inputs = sized("special", "inputs", inputs)
@@ -408,7 +427,7 @@ def layer_special(programs=None, inputs=None) -> int:
     for n in range(programs):
         seed = SEED_BASE["special"] + n
         r = random.Random(seed)
-        root, params = gen_program(r)
+        root, params = rare_shape_program(n) if n < len(RARE_SHAPES) else gen_program(r)
         simpler = simplify_or_fail("special", seed, root)
         if simpler is root:
             continue  # an unchanged program cannot differ from itself
