@@ -10,7 +10,7 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "uopc"
 BOOK_ORDER = [
-    "ops", "dtypes", "semantics", "uop", "rewrite", "fold", "symbolic",
+    "ops", "dtypes", "semantics", "uop", "rewrite", "compiled", "fold", "symbolic",
     "textfmt", "render", "runtime", "interp", "builder",
 ]  # fmt: skip
 FREE = ["__init__", "__main__"]  # may import any module of the package

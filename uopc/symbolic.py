@@ -8,10 +8,11 @@ the specification, because the rules are not confluent.
 
 import math
 
+from .compiled import matcher
 from .dtypes import BOOL, F32, I32
 from .fold import fold
 from .ops import ALU, COMMUTATIVE, Ops
-from .rewrite import PatternMatcher, UPat, graph_rewrite, rule
+from .rewrite import UPat, graph_rewrite, rule
 from .semantics import wrap32
 from .uop import INT_MAX, UOp
 
@@ -360,8 +361,8 @@ def fast_add_negation(x):
 # --8<-- [end:fast]
 
 # --8<-- [start:simplify]
-default = fold + PatternMatcher(SYM)
-fast = default + PatternMatcher(FAST)
+default = fold + matcher(SYM)  # compiled unless UOPC_MATCHER=plain
+fast = default + matcher(FAST)
 
 
 def simplify(root: UOp, fast_math: bool = False) -> UOp:

@@ -86,11 +86,13 @@ def arg_key(arg):
 # --8<-- [end:arg_key]
 
 
-# --8<-- [start:table]
+# --8<-- [start:weak_table]
 class _Ref(weakref.ref):
     """A weak reference that remembers its key, so that its callback can drop its entry.
-    (weakref.ref is built in C; WeakValueDictionary builds its references in Python code,
-    which made building a node about twice as slow.)"""
+
+    This is what weakref.WeakValueDictionary does, but its references are made by Python
+    code; with it, building the 100,000-add chain and simplifying the benchmark's 300 index
+    expressions took 5 to 8% more cpu time than with this C-built reference type."""
 
     __slots__ = ("key",)
 
@@ -105,7 +107,7 @@ def _forget(ref: _Ref) -> None:
         del TABLE[ref.key]
 
 
-# --8<-- [end:table]
+# --8<-- [end:weak_table]
 
 
 # ---------------------------------------------------------------------------------------------

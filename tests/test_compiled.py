@@ -1,0 +1,150 @@
+"""The compiled matcher against the plain one (uopc/compiled.py against uopc/rewrite.py).
+
+Over the rule unit cases (every strict rule, firing and keeping) and thousands of random
+graphs, both matchers are asked about every node and about whole graphs: they must return the
+same node (hash consing makes that an identity test) and fire the same rule, which shows in
+their `fired` counters. The rule sets are the strict set (with folding and inlining) and the
+fast-math set; the test also checks that every one of their rules fired somewhere, so that no
+rule escapes the comparison. Seeds are fixed; a failure prints the seed and the program.
+"""
+
+import os
+import random
+
+import pytest
+from common import gen_index_program, gen_program
+from test_rules_unit import CASES
+
+from uopc import F32, Ops, ParamArg, UOp
+from uopc.compiled import CompiledMatcher, matcher
+from uopc.fold import FOLD, INLINE
+from uopc.rewrite import PatternMatcher, RewriteLimit, UPat, graph_rewrite, rule
+from uopc.symbolic import FAST, SYM
+from uopc.textfmt import dumps
+
+FULL = os.environ.get("UOPC_FULL") == "1"
+GRAPHS = 20_000 if FULL else 2_000  # random programs of each generator
+RULE_SETS = {"strict": FOLD + INLINE + SYM, "fast": FOLD + INLINE + SYM + FAST}
+
+
+class Pair:
+    """The plain and the compiled matcher over one rule list, asked the same questions.
+
+    Whole graphs are rewritten in lockstep: graph_rewrite asks this pair, which asks both
+    matchers about the same node and checks their answers before going on. (Two separate runs
+    could differ without a fault: canonical order compares ids, and a node freed after the
+    first run comes back with a new id in the second.)
+    """
+
+    def __init__(self, rules):
+        self.plain = PatternMatcher(rules)
+        self.compiled = CompiledMatcher(rules)
+        self.fired = self.plain.fired  # what RewriteLimit reports
+        self.where = ""
+
+    def rewrite(self, u, ctx=None):
+        plain, compiled = self.plain.rewrite(u, ctx), self.compiled.rewrite(u, ctx)
+        assert compiled is plain, f"{self.where}: {u!r}: compiled {compiled!r}, plain {plain!r}"
+        assert self.compiled.fired == self.plain.fired, f"{self.where}: {u!r}: other rule fired"
+        return plain
+
+    def graph(self, root, where: str) -> None:
+        self.where = where
+        for u in root.toposort():  # every node of the input, as built
+            self.rewrite(u)
+        graph_rewrite(root, self)  # and every node that rewriting meets
+
+
+def program_text(root) -> str:
+    try:
+        return dumps(root)
+    except Exception as error:  # a program the text format cannot hold: show why instead
+        return f"(not printable: {error})"
+
+
+F = UOp(Ops.PARAM, (), ParamArg(1, F32))
+FAST_CASES = [  # the unit cases cover the strict rules; these, the fast-math ones
+    ("f*0.0", lambda: F * 0.0),
+    ("f+0.0", lambda: F + 0.0),
+    ("(f*2.0)*3.0", lambda: F * 2.0 * 3.0),
+    ("f*recip(f)", lambda: F * UOp(Ops.RECIP, (F,))),
+    ("f+(-f)", lambda: F + (-F)),
+]
+
+
+@pytest.mark.parametrize("name", list(RULE_SETS))
+def test_rule_cases_agree(name):
+    pair = Pair(RULE_SETS[name])
+    for case_name, _rule, _fires, build, _wanted in CASES:
+        pair.graph(build(), f"{name} set, case {case_name}")
+    for case_name, build in FAST_CASES:
+        pair.graph(build(), f"{name} set, case {case_name}")
+    # every rule of the set fired at least once, so none escaped the comparison
+    silent = {r.name for r in RULE_SETS[name]} - set(pair.plain.fired)
+    assert not silent, f"{name}: rules that never fired: {sorted(silent)}"
+
+
+GENERATORS = {  # gen_program with declared ranges on odd seeds, so range rules fire too
+    "gen_program": lambda r, seed: gen_program(r, ranges=seed % 2 == 1)[0],
+    "gen_index_program": lambda r, seed: gen_index_program(r)[0],
+}
+
+
+@pytest.mark.parametrize("name", list(RULE_SETS))
+@pytest.mark.parametrize("generator", list(GENERATORS))
+def test_random_graphs_agree(name, generator):
+    pair = Pair(RULE_SETS[name])
+    for seed in range(GRAPHS):
+        r = random.Random(seed)
+        root = GENERATORS[generator](r, seed)
+        try:
+            pair.graph(root, f"{name} set, {generator} seed {seed}")
+        except AssertionError as error:
+            raise AssertionError(f"{error}\n{program_text(root)}") from None
+
+
+def test_a_loop_is_stopped_alike():
+    # distribute and factor undo each other: both matchers count the same steps and firings
+    x, y, z = UPat.var("x"), UPat.var("y"), UPat.var("z")
+    rules = []
+    rule("distribute", UPat(Ops.MUL, src=(UPat(Ops.ADD, src=(x, y)), z)), rules)(
+        lambda x, y, z: x * z + y * z
+    )
+    rule(
+        "factor", UPat(Ops.ADD, src=(UPat(Ops.MUL, src=(x, z)), UPat(Ops.MUL, src=(y, z)))), rules
+    )(lambda x, y, z: (x + y) * z)
+    start = gen_index_program(random.Random(0))[0]
+    pair = Pair(rules)
+    with pytest.raises(RewriteLimit, match="more than 1000 rewrite steps"):
+        graph_rewrite((start + 1) * 3, pair, limit=1000)
+
+
+@pytest.mark.parametrize("setting, wanted", [
+    (None, CompiledMatcher), ("compiled", CompiledMatcher), ("plain", PatternMatcher),
+])  # fmt: skip
+def test_the_switch(monkeypatch, setting, wanted):
+    if setting is None:
+        monkeypatch.delenv("UOPC_MATCHER", raising=False)
+    else:
+        monkeypatch.setenv("UOPC_MATCHER", setting)
+    assert type(matcher(SYM)) is wanted
+    assert type(matcher(SYM, compiled=True)) is CompiledMatcher  # the parameter wins
+    assert type(matcher(SYM, compiled=False)) is PatternMatcher
+
+
+def test_a_bad_switch_is_one_clear_error(monkeypatch):
+    monkeypatch.setenv("UOPC_MATCHER", "fast")
+    with pytest.raises(ValueError, match="UOPC_MATCHER must be 'compiled' or 'plain', got 'fast'"):
+        matcher(SYM)
+
+
+def test_sum_keeps_the_kind():
+    assert type(CompiledMatcher(FOLD) + PatternMatcher(SYM)) is CompiledMatcher
+    assert type(PatternMatcher(FOLD) + CompiledMatcher(SYM)) is PatternMatcher
+
+
+def test_generated_source_reads_as_the_rules():
+    source = CompiledMatcher(SYM).source[Ops.FLOORDIV]
+    assert source.startswith("def rewrite_FLOORDIV(u, ctx):")
+    assert "    # x//c trivial\n" in source and "fired['x//c trivial'] += 1" in source
+    assert CompiledMatcher(SYM).source[Ops.SINK] == "def rewrite_SINK(u, ctx):\n    return None"

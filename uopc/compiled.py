@@ -1,0 +1,131 @@
+"""Speed in its own place: the rules of a matcher compiled into Python functions.
+
+Relies on `ops`, `uop` and `rewrite`. The plain matcher (`rewrite.PatternMatcher`) interprets
+each pattern for each node: a call to `UPat.match` per rule tried, a dictionary per attempt. A
+`CompiledMatcher` turns the rules under each op into the source text of one Python function, in
+which every pattern is a chain of tests joined by `and` and the bound names are expressions
+such as `s[0]`, then runs that text once with `exec`. Invariant: for every node, the compiled
+function returns the same node as the plain `rewrite`, fires the same rule and counts it in
+`fired` the same way (tests/test_compiled.py checks this over every rule and random graphs).
+
+The plain matcher is one switch away: `UOPC_MATCHER=plain` in the environment, or
+`matcher(rules, compiled=False)`.
+"""
+
+import os
+
+from .ops import Ops
+from .rewrite import ANY, PatternMatcher, UPat
+from .uop import arg_key
+
+MODES = {"compiled": True, "plain": False}
+
+
+# --8<-- [start:matcher_switch]
+def matcher(rules, compiled: bool | None = None) -> PatternMatcher:
+    """A matcher over rules: compiled unless `compiled` is False, or it is None and the
+    environment says UOPC_MATCHER=plain."""
+    if compiled is None:
+        mode = os.environ.get("UOPC_MATCHER", "compiled")
+        if mode not in MODES:
+            raise ValueError(f"UOPC_MATCHER must be 'compiled' or 'plain', got {mode!r}")
+        compiled = MODES[mode]
+    return CompiledMatcher(rules) if compiled else PatternMatcher(rules)
+
+
+# --8<-- [end:matcher_switch]
+
+
+# --8<-- [start:compiled_matcher]
+class CompiledMatcher(PatternMatcher):
+    """A PatternMatcher whose rewrite runs one generated function per op."""
+
+    def __init__(self, rules):
+        super().__init__(rules)
+        # what the generated code refers to: each op by its name, arg_key, the counter
+        self.names: dict = {op.name: op for op in Ops}
+        self.names.update(arg_key=arg_key, fired=self.fired)
+        self.source = {op: function_source(op, self.by_op[op], self.names) for op in Ops}
+        exec("\n\n".join(self.source.values()), self.names)  # defines rewrite_ADD, ...
+        self.compiled = {op: self.names[f"rewrite_{op.name}"] for op in Ops}
+
+    def rewrite(self, u, ctx=None):
+        return self.compiled[u.op](u, ctx)
+
+
+# --8<-- [end:compiled_matcher]
+
+
+# --8<-- [start:function_source]
+def function_source(op: Ops, rules: list, names: dict) -> str:
+    """def rewrite_<OP>(u, ctx): the rules of by_op[op] in order, the first that fires wins."""
+    lines = [f"def rewrite_{op.name}(u, ctx):"]
+    for number, r in enumerate(rules):
+        code = PatternCode(f"r{number}", names)
+        tests = code.tests(r.pat, "u", top=True)
+        arguments = [f"{name}={expression}" for name, expression in code.bound.items()]
+        if r.wants_ctx:
+            arguments.append("ctx=ctx")
+        fn = code.constant(r.fn, "fn")
+        lines += [
+            f"    # {r.name}",
+            f"    if {' and '.join(tests) or 'True'}:",
+            f"        result = {fn}({', '.join(arguments)})",
+            "        if result is not None and result is not u:",
+            f"            fired[{r.name!r}] += 1",
+            "            return result",
+        ]
+    return "\n".join([*lines, "    return None"])
+
+
+# --8<-- [end:function_source]
+
+
+# --8<-- [start:pattern_code]
+class PatternCode:
+    """The tests of one pattern as Python expressions, in the order `UPat.match` makes them.
+
+    A src tuple is bound once with `:=` in its length test (`len(r0_s := u.src) == 2`), so a
+    src is an index into it (`r0_s[1]`); a name is bound to the expression of the first node
+    it meets, and a later use of the same name becomes an identity test. Other values (op
+    sets, dtypes, arg keys, the rule's function) are looked up by name in `names`.
+    """
+
+    def __init__(self, prefix: str, names: dict):
+        self.prefix, self.names = prefix, names
+        self.bound: dict[str, str] = {}  # pattern name -> the expression of its node
+        self.tuples = 0
+
+    def constant(self, value, kind: str) -> str:
+        name = f"{kind}{len(self.names)}"
+        self.names[name] = value
+        return name
+
+    def tests(self, pat: UPat, node: str, top: bool = False) -> list[str]:
+        tests = []
+        if pat.op is not None and not top:  # the top op is known: rules are indexed by op
+            tests.append(self._op_test(pat.op, node))
+        if pat.dtype is not None:
+            tests.append(f"{node}.dtype in {self.constant(pat.dtype, 'dtypes')}")
+        if pat.arg is not ANY:
+            tests.append(f"arg_key({node}.arg) == {self.constant(pat.arg_key, 'arg')}")
+        if pat.src is not None:
+            srcs = f"{self.prefix}_s{self.tuples}"
+            self.tuples += 1
+            tests.append(f"len({srcs} := {node}.src) == {len(pat.src)}")
+            for position, src_pat in enumerate(pat.src):
+                tests += self.tests(src_pat, f"{srcs}[{position}]")
+        if pat.name is not None:
+            if pat.name in self.bound:  # a name used twice binds one node
+                tests.append(f"{node} is {self.bound[pat.name]}")
+            else:
+                self.bound[pat.name] = node
+        return tests
+
+    def _op_test(self, ops: tuple, node: str) -> str:
+        if len(ops) == 1:
+            return f"{node}.op is {ops[0].name}"
+        return f"{node}.op in {self.constant(frozenset(ops), 'ops')}"
+
+
+# --8<-- [end:pattern_code]
