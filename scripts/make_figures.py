@@ -172,7 +172,7 @@ def draw_graph(root, path: Path) -> None:
 # Each stage: its id, its title and the modules of uopc/ that make it up, in reading order.
 STAGES = (
     ("build", "1 build the graph", ("ops", "dtypes", "uop")),
-    ("simplify", "2 simplify it", ("rewrite", "symbolic", "fold")),
+    ("simplify", "2 simplify it", ("rewrite", "compiled", "fold", "symbolic")),
     ("render", "3 write C", ("render",)),
     ("runtime", "4 compile, load, call", ("runtime",)),
 )
