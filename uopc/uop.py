@@ -86,7 +86,7 @@ def arg_key(arg):
 # --8<-- [end:arg_key]
 
 
-# --8<-- [start:weak_table]
+# --8<-- [start:table]
 class _Ref(weakref.ref):
     """A weak reference that remembers its key, so that its callback can drop its entry.
 
@@ -107,7 +107,7 @@ def _forget(ref: _Ref) -> None:
         del TABLE[ref.key]
 
 
-# --8<-- [end:weak_table]
+# --8<-- [end:table]
 
 
 # ---------------------------------------------------------------------------------------------
