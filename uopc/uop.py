@@ -283,8 +283,7 @@ class UOp:
         """(vmin, vmax, safe), computed on first use and cached: every missing triple under
         self is filled in, srcs first, by one iterative walk."""
         if self._range is None:
-            for node in self.toposort(skip=lambda n: n._range is not None):
-                _set(node, "_range", range_of(node))
+            fill_ranges(self)
         return self._range
 
     # --8<-- [end:range_properties]
@@ -370,7 +369,7 @@ def _check_alu(op, src, arg):
     if not src:
         _fail(op, "needs at least one src")
     for s in src:
-        if not _is_value(s):
+        if not isinstance(s.dtype, DType) or s.dtype is VOID:  # a value: in ALU space
             _fail(op, f"every src must be a value in ALU space, got {s.op.name} in {s.space}")
     # no shape check: every value has shape (), so the srcs' shapes always agree here
     return _ALU_CHECKS[op](op, src, arg)
@@ -648,6 +647,27 @@ _RANGES = {
     Ops.FLOORMOD: _range_floormod,
     Ops.CALL: _range_call,
 }
+
+
+# --8<-- [start:fill_ranges]
+def fill_ranges(u: UOp) -> None:
+    """Cache the triple of u and of every node under it that has none yet, srcs first.
+
+    An iterative walk that stops at cached triples: a node is computed once all its srcs
+    have theirs, so usually only u itself and a new constant or two are visited."""
+    stack = [u]
+    while stack:
+        node = stack[-1]
+        missing = [src for src in node.src if src._range is None]
+        if missing:
+            stack.extend(missing)  # computed first; node comes back to the top after them
+            continue
+        stack.pop()
+        if node._range is None:  # a node shared by two users may be pushed twice
+            _set(node, "_range", range_of(node))
+
+
+# --8<-- [end:fill_ranges]
 
 
 def range_of(u):
