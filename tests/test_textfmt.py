@@ -148,30 +148,30 @@ BAD = [
     (H + P0 + "%1 = add %0, 0\n", "line 3: '0' is not defined above this line"),
     # ops and keys
     (H + "%0 = ADD\n", "line 2: unknown op 'ADD'"),
-    (H + "%0 = const : dtype=f32\n", "line 2: bad or missing key 'value'"),
-    (H + "%0 = const : value=1\n", "line 2: bad or missing key 'dtype'"),
-    (H + "%0 = const\n", "line 2: bad or missing key 'dtype'"),
-    (H + "%0 = param : dtype=i32\n", "line 2: bad or missing key 'slot'"),
+    (H + "%0 = const : dtype=f32\n", "line 2: missing key 'value'"),
+    (H + "%0 = const : value=1\n", "line 2: missing key 'dtype'"),
+    (H + "%0 = const\n", "line 2: missing key 'dtype'"),
+    (H + "%0 = param : dtype=i32\n", "line 2: missing key 'slot'"),
     (H + "%0 = call : dtype=i32\n", "line 2: unknown key 'dtype'"),
     (
         H + "%0 = const : dtype=i32 value=1.5\n",
-        "line 2: bad or missing key invalid literal for int() with base 10: '1.5'",
+        "line 2: bad value: invalid literal for int() with base 10: '1.5'",
     ),
     (
         H + "%0 = param : dtype=i32 slot=0 min=x\n",
-        "line 2: bad or missing key invalid literal for int() with base 10: 'x'",
+        "line 2: bad value: invalid literal for int() with base 10: 'x'",
     ),
     (
         H + "%0 = const : dtype=f32 value=one\n",
-        "line 2: bad or missing key could not convert string to float: 'one'",
+        "line 2: bad value: could not convert string to float: 'one'",
     ),
     (
         H + "%0 = const : dtype=f64 value=1.0\n",
-        "line 2: bad or missing key unknown dtype 'f64' (bool, i32 or f32)",
+        "line 2: bad value: unknown dtype 'f64' (bool, i32 or f32)",
     ),
     (
         H + "%0 = const : dtype=bool value=1\n",
-        "line 2: bad or missing key a bool value is true or false, got '1'",
+        "line 2: bad value: a bool value is true or false, got '1'",
     ),
     (H + "%0 = const : dtype=i32 value=1 size=3\n", "line 2: unknown key 'size'"),
     (H + P0 + "%1 = neg %0 : name=f\n", "line 3: unknown key 'name'"),
@@ -518,7 +518,7 @@ CONST = H + "%0 = const : dtype={} value={}\n"
     ],
 )
 def test_spellings_python_takes_but_the_format_does_not(dtype, value):
-    with pytest.raises(ParseError, match="^line 2: bad or missing key "):
+    with pytest.raises(ParseError, match="^line 2: bad value: "):
         loads(CONST.format(dtype, value))
 
 
@@ -550,13 +550,13 @@ def test_documented_spellings_read(dtype, value, expected):
 )
 def test_param_bounds_are_checked_where_read(fields, message):
     text = H + f"%0 = param : dtype=i32 slot=0 {fields}\n"
-    with pytest.raises(ParseError, match=f"^line 2: bad or missing key {message}$"):
+    with pytest.raises(ParseError, match=f"^line 2: bad value: {message}$"):
         loads(text)
 
 
 def test_a_size_beyond_the_limit_is_refused():
     text = H + "%0 = buffer : dtype=f32 slot=0 size=99999999999999999999\n"
-    with pytest.raises(ParseError, match="^line 2: bad or missing key size=.* above the limit"):
+    with pytest.raises(ParseError, match="^line 2: bad value: size=.* above the limit"):
         loads(text)
 
 

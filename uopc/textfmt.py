@@ -248,8 +248,10 @@ def parse_fields(number: int, op, tokens: list):
         fields[key] = value
     try:
         return ARG_READERS[op](fields) if op in ARG_READERS else None
-    except (KeyError, ValueError) as error:  # str(KeyError('value')) is "'value'"
-        raise ParseError(f"line {number}: bad or missing key {error}") from None
+    except KeyError as error:  # str(KeyError('value')) is "'value'"
+        raise ParseError(f"line {number}: missing key {error}") from None
+    except ValueError as error:
+        raise ParseError(f"line {number}: bad value: {error}") from None
 
 
 # --8<-- [end:parse_line]

@@ -917,7 +917,7 @@ def ex_5_4():
         message = None
     except ParseError as error:
         message = str(error)
-    wanted = f"line {line}: bad or missing key invalid literal for int() with base 10: '1.5'"
+    wanted = f"line {line}: bad value: invalid literal for int() with base 10: '1.5'"
     check(message == wanted, f"message {message!r}")
     out("value=1 on an f32 constant: the same node")
     out(f"value=1.5 on an i32 constant: ParseError: {message}")
