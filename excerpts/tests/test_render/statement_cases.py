@@ -2,7 +2,7 @@
 STATEMENTS = [
     ("relu", value_call((x * y + 1.0).max(0.0), F32, F32), [
         "  float v0 = p0 * p1;", "  float v1 = v0 + 1.0f;",
-        "  float v2 = (v1 > 0.0f) ? v1 : 0.0f;", "  return v2;"]),
+        "  float v2 = (v1 - 0.0f > 0.0f) ? v1 : 0.0f;", "  return v2;"]),
     ("sub", value_call(x - y, F32, F32), [
         "  float v0 = -p1;", "  float v1 = p0 + v0;", "  return v1;"]),
     ("floordiv", value_call(i // j, I32, I32), [
@@ -30,7 +30,7 @@ STATEMENTS = [
         "  float v0 = 1.0f / p0;", "  float v1 = exp2f(v0);", "  float v2 = log2f(v1);",
         "  return v2;"]),
     ("compare", value_call(x.lt(y).ne(True), F32, F32), [
-        "  bool v0 = p0 < p1;", "  bool v1 = v0 != true;", "  return v1;"]),
+        "  bool v0 = p0 - p1 < 0.0f;", "  bool v1 = v0 != true;", "  return v1;"]),
     ("cast f32 -> i32", value_call(x.cast(I32), F32), [
         "  int32_t v0 = f32_to_i32(p0);", "  return v0;"]),
     ("cast f32 -> bool", value_call(x.cast(BOOL), F32), [

@@ -1,12 +1,11 @@
 class Builder:
-    """The buffers of one body and every store written through them, in program order."""
+    """The buffers of one body, in the order they were made."""
 
     def __init__(self):
-        self.stores: list[UOp] = []
         self.mems: list[Mem] = []
 
     def _mem(self, op, slot: int, dtype, size: int) -> Mem:
-        mem = Mem(UOp(op, (), ParamArg(slot, Ptr(dtype, size))), self)
+        mem = Mem(UOp(op, (), ParamArg(slot, Ptr(dtype, size))))
         self.mems.append(mem)
         return mem
 

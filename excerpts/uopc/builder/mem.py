@@ -2,11 +2,10 @@ class Mem:
     """One buffer: `base` its pointer, `version` the pointer the next access uses,
     `readers` the loads since the last store, `last` the latest store."""
 
-    def __init__(self, base: UOp, builder=None):
+    def __init__(self, base: UOp):
         self.base, self.version = base, base
         self.readers: list[UOp] = []
         self.last: UOp | None = None
-        self.builder = builder
 
     def load(self, i) -> UOp:
         """LOAD(INDEX(version, i)): after the last store to this buffer (read after write)."""
@@ -21,8 +20,6 @@ class Mem:
         store = UOp(Ops.STORE, (UOp(Ops.INDEX, (pointer, _index(i))), value))
         self.version = UOp(Ops.AFTER, (pointer, store))  # later accesses come after this store
         self.readers, self.last = [], store
-        if self.builder is not None:
-            self.builder.stores.append(store)
         return store
 
 

@@ -6,9 +6,6 @@ def param_to_argument(p, ctx):
     return None
 
 
-SUBST_PM = PatternMatcher(SUBST)
-
-
 def substitute(body: UOp, args) -> UOp:
     """The body with every PARAM replaced by its argument, all at once.
 
@@ -18,7 +15,8 @@ def substitute(body: UOp, args) -> UOp:
     mapped: dict[UOp, UOp] = {}
     for node in body.toposort():
         if node.op is Ops.PARAM:
-            mapped[node] = SUBST_PM.rewrite(node, args) or node
+            # the one rule of SUBST, called directly: a matcher would only test the op again
+            mapped[node] = param_to_argument(node, ctx=args) or node
         else:
             new_src = tuple(mapped[s] for s in node.src)
             mapped[node] = node if new_src == node.src else UOp(node.op, new_src, node.arg)

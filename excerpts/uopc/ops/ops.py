@@ -1,8 +1,4 @@
 class Ops(enum.Enum):
-    # Members are singletons compared by identity, so the identity hash is right, and it is
-    # computed in C: Enum's own __hash__ is Python code, and every table lookup hashes an op.
-    __hash__ = object.__hash__
-
     # leaves and calls
     CONST = enum.auto()
     PARAM = enum.auto()
@@ -40,3 +36,7 @@ ALU = (
     Ops.ADD, Ops.MUL, Ops.MAX, Ops.CMPLT, Ops.CMPNE,
     Ops.FLOORDIV, Ops.FLOORMOD, Ops.WHERE,
 )  # fmt: skip
+
+# The binary ops whose srcs may be swapped: canonical order sorts their srcs. Float MAX is
+# not quite commutative (nan, signed zeros), which the rule that uses this set checks.
+COMMUTATIVE = (Ops.ADD, Ops.MUL, Ops.CMPNE, Ops.MAX)

@@ -4,6 +4,7 @@ def render(call: UOp) -> str:
     body = call.src[0]
     names: dict[UOp, str] = {}  # node -> the C text that stands for its value or address
     declarations: list[str] = []
+    stack_bytes = 0  # scratch declared on the stack so far
     statements: list[str] = []
     counter = 0
     for u in body.toposort():
@@ -13,7 +14,9 @@ def render(call: UOp) -> str:
         elif op is Ops.PARAM:
             names[u] = f"p{u.arg.slot}"
         elif op is Ops.ALLOC:
-            names[u] = _declare_alloc(u, declarations)
+            names[u] = f"a{u.arg.slot}"
+            declaration, stack_bytes = _declare_alloc(u, stack_bytes)
+            declarations.append(declaration)
         elif op is Ops.AFTER:
             names[u] = names[u.src[0]]  # the same pointer; its other srcs only fixed the order
         elif op is Ops.STORE:

@@ -3,25 +3,40 @@ def compile_c(src: str, cc: str | None = None, flags: list[str] | None = None) -
     cc = CC if cc is None else cc  # read at call time, so that setting runtime.CC takes effect
     flags = CFLAGS if flags is None else flags
     key = cache_key(src, cc, flags)
-    os.makedirs(CACHE_DIR, exist_ok=True)
-    library = os.path.join(CACHE_DIR, f"{key}.so")
-    if os.path.exists(library):
+    directory = open_cache(CACHE_DIR)
+    library = os.path.join(directory, f"{key}.so")
+    if cached_library(library):  # checked before every load, not only the first
         STATS["hits"] += 1
         return library
-    source = os.path.join(CACHE_DIR, f"{key}.c")
-    _write_atomically(source, src)  # left in place: compiler errors point into it
-    temporary = f"{library}.{os.getpid()}.tmp"
-    start = time.perf_counter()
-    done = subprocess.run(
-        [cc, *flags, source, "-o", temporary, "-lm"], capture_output=True, text=True
-    )
-    if done.returncode != 0:
-        if os.path.exists(temporary):
-            os.remove(temporary)
-        raise RuntimeError(f"{cc} failed:\n{done.stderr}")
-    os.replace(temporary, library)  # atomic: another process sees no library or all of it
+    source = os.path.join(directory, f"{key}.c")
+    try:
+        _write_atomically(source, src.encode("utf-8"), directory, key)  # kept: errors point here
+        start = time.perf_counter()
+        _build(cc, flags, source, library, directory, key)
+    except OSError as error:
+        raise CacheError(f"cache directory {directory}: {error.strerror or error}") from None
     STATS["compiles"] += 1
     STATS["compile_seconds"] += time.perf_counter() - start
     return library
+
+
+def _build(cc: str, flags: list[str], source: str, library: str, directory: str, key: str):
+    """Compile into a temporary file, rename it onto the library, then record its sha256."""
+    handle, temporary = _temporary(directory, key, ".so.tmp")
+    os.close(handle)  # the compiler writes it by name
+    try:
+        done = subprocess.run(
+            [cc, *flags, source, "-o", temporary, "-lm"], capture_output=True, text=True
+        )
+        if done.returncode != 0:
+            raise RuntimeError(f"{cc} failed:\n{done.stderr}")
+        digest = _digest(temporary)
+        _clear_directory(library)
+        os.replace(temporary, library)  # atomic: another process sees no library or all of it
+    finally:
+        if os.path.lexists(temporary):
+            os.remove(temporary)
+    # written last: a library without its sidecar (a build cut short) is rebuilt, never loaded
+    _write_atomically(library + ".sha256", f"{digest}\n".encode("ascii"), directory, key)
 
 

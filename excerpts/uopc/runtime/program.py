@@ -6,12 +6,13 @@ class Program:
         self.call = call
         self.source = render(call)
         self.lib = ctypes.CDLL(compile_c(self.source))
-        self.fn = getattr(self.lib, call.arg.name)
+        self.fn = self.lib[call.arg.name]  # never getattr: _handle, _FuncPtr are attributes
         self.arg_dtypes = [argument.dtype for argument in call.src[1:]]
         self.fn.argtypes = [ctype_of(dtype) for dtype in self.arg_dtypes]
         body = call.src[0]
         self.fn.restype = None if body.dtype is VOID else CTYPE[body.dtype]
         self.pointers = [i for i, dtype in enumerate(self.arg_dtypes) if isinstance(dtype, Ptr)]
+        self.ranges = declared_ranges(body)
 
     def __call__(self, *args, allow_alias: bool = False):
         """Scalars pass through, each Buffer as its array; the result as a Python value or None."""
@@ -19,6 +20,8 @@ class Program:
             raise TypeError(
                 f"{self.call.arg.name} takes {len(self.arg_dtypes)} arguments, got {len(args)}"
             )
+        if self.ranges:
+            _check_ranges(self.call.arg.name, args, self.ranges)
         if not self.pointers:
             return self.fn(*args)  # the common scalar case stays one ctypes call
         args = list(args)

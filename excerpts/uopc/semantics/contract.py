@@ -1,5 +1,5 @@
 # One contract line per op and dtype kind: (op, kind) -> function of the source values.
-INT_RULES = {
+INT_CONTRACT = {
     Ops.ADD: lambda a, b: wrap32(a + b),
     Ops.MUL: lambda a, b: wrap32(a * b),
     Ops.MAX: lambda a, b: a if a > b else b,
@@ -7,7 +7,7 @@ INT_RULES = {
     Ops.FLOORDIV: floordiv,
     Ops.FLOORMOD: floormod,
 }
-FLOAT_RULES = {
+FLOAT_CONTRACT = {
     Ops.ADD: lambda a, b: f32(a + b),  # computed in double, rounded once
     Ops.MUL: lambda a, b: f32(a * b),
     Ops.MAX: _fmax,
@@ -16,13 +16,13 @@ FLOAT_RULES = {
     Ops.EXP2: _exp2,
     Ops.LOG2: _log2,
 }
-BOOL_RULES = {
+BOOL_CONTRACT = {
     Ops.MUL: lambda a, b: a and b,  # AND
     Ops.MAX: lambda a, b: a or b,  # OR
 }
-ANY_RULES = {
+ANY_DTYPE_CONTRACT = {
     Ops.CMPLT: lambda a, b: a < b,  # false with nan; False < True for bools
     Ops.CMPNE: lambda a, b: a != b,  # true with nan; XOR for bools
     Ops.WHERE: lambda c, a, b: a if c else b,
 }
-RULES_BY_KIND = {"int": INT_RULES, "float": FLOAT_RULES, "bool": BOOL_RULES}
+CONTRACT_BY_KIND = {"int": INT_CONTRACT, "float": FLOAT_CONTRACT, "bool": BOOL_CONTRACT}

@@ -3,7 +3,7 @@
 
 @rule(
     "canonical order",
-    UPat((Ops.ADD, Ops.MUL, Ops.CMPNE, Ops.MAX), src=(var("a"), var("b")), name="u"),
+    UPat(COMMUTATIVE, src=(var("a"), var("b")), name="u"),
     SYM,
 )
 def canonical_order(u, a, b):

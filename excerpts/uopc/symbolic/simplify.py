@@ -1,5 +1,5 @@
-default = fold + PatternMatcher(SYM)
-fast = default + PatternMatcher(FAST)
+default = fold + matcher(SYM)  # compiled unless UOPC_MATCHER=plain
+fast = default + matcher(FAST)
 
 
 def simplify(root: UOp, fast_math: bool = False) -> UOp:

@@ -1,31 +1,3 @@
-def add_terms(d: UOp) -> list[UOp]:
-    """The non-ADD leaves of the tree of ADDs under d, left to right (iteratively)."""
-    terms, stack = [], [d]
-    while stack:
-        node = stack.pop()
-        if node.op is Ops.ADD:
-            stack.extend(reversed(node.src))
-        else:
-            terms.append(node)
-    return terms
-
-
-def quotient(term: UOp, c: int):
-    """term // c when term is visibly a multiple of c (a constant, or y * k with c | k)."""
-    if term.op is Ops.CONST and term.arg % c == 0:
-        return const(term.arg // c)
-    if term.op is Ops.MUL and term.src[1].op is Ops.CONST and term.src[1].arg % c == 0:
-        return term.src[0] * const(term.src[1].arg // c)
-    return None
-
-
-def total(terms: list[UOp]) -> UOp:
-    result = terms[0]
-    for term in terms[1:]:
-        result = result + term
-    return result
-
-
 def split(d: UOp, c: int):
     """Write d as c*q + r: (q, r) or (q, None); None when that is not safe or not visible.
 
@@ -37,7 +9,10 @@ def split(d: UOp, c: int):
     quotients, rest = [], []
     for term in add_terms(d):
         q = quotient(term, c)
-        (rest if q is None else quotients).append(term if q is None else q)
+        if q is None:
+            rest.append(term)
+        else:
+            quotients.append(q)
     if not quotients:
         return None
     r = total(rest) if rest else None

@@ -1,9 +1,11 @@
 def loads(text: str):
     """The node of the last line of `text`, every line built through the normal constructor."""
     lines = text.split("\n")  # only "\n" ends a line: a name may hold other separators
+    if lines[0].endswith("\r"):  # refused here and on the command line alike
+        raise ParseError("line 1 ends in \\r\\n: the format's lines end in \\n alone")
     if lines[0] != HEADER and not lines[0].startswith(HEADER + " "):
         raise ParseError(
-            f"the first line must be '{HEADER}' (a title may follow), got '{lines[0]}'"
+            f"the first line must be '{HEADER}' (a title may follow), got '{echo(lines[0])}'"
         )
     records, defined = [], {}
     for number, line in enumerate(lines[1:], start=2):

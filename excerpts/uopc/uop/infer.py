@@ -19,7 +19,8 @@ _TAKES_ARG = (Ops.CONST, Ops.PARAM, Ops.BUFFER, Ops.ALLOC, Ops.CALL, Ops.CAST)
 
 
 def infer(op, src, arg):
-    """Type check a would-be node: (dtype, shape, space), or UOpError naming the op."""
+    """Type check a would-be node: its dtype (shape and space follow from it), or UOpError
+    naming the op."""
     if not isinstance(op, Ops):
         raise UOpError(f"unknown op {op}")
     for position, s in enumerate(src):

@@ -1,0 +1,21 @@
+def function_source(op: Ops, rules: list, names: dict) -> str:
+    """def rewrite_<OP>(u, ctx): the rules of by_op[op] in order, the first that fires wins."""
+    lines = [f"def rewrite_{op.name}(u, ctx):"]
+    for number, r in enumerate(rules):
+        code = PatternCode(f"r{number}", names)
+        tests = code.tests(r.pat, "u", top=True)
+        arguments = [f"{name}={expression}" for name, expression in code.bound.items()]
+        if r.wants_ctx:
+            arguments.append("ctx=ctx")
+        fn = code.constant(r.fn, "fn")
+        lines += [
+            f"    # {r.name}",
+            f"    if {' and '.join(tests) or 'True'}:",
+            f"        result = {fn}({', '.join(arguments)})",
+            "        if result is not None and result is not u:",
+            f"            fired[{r.name!r}] += 1",
+            "            return result",
+        ]
+    return "\n".join([*lines, "    return None"])
+
+

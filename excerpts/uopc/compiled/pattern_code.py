@@ -1,0 +1,46 @@
+class PatternCode:
+    """The tests of one pattern as Python expressions, in the order `UPat.match` makes them.
+
+    A src tuple is bound once with `:=` in its length test (`len(r0_s := u.src) == 2`), so a
+    src is an index into it (`r0_s[1]`); a name is bound to the expression of the first node
+    it meets, and a later use of the same name becomes an identity test. Other values (op
+    sets, dtypes, arg keys, the rule's function) are looked up by name in `names`.
+    """
+
+    def __init__(self, prefix: str, names: dict):
+        self.prefix, self.names = prefix, names
+        self.bound: dict[str, str] = {}  # pattern name -> the expression of its node
+        self.tuples = 0
+
+    def constant(self, value, kind: str) -> str:
+        name = f"{kind}{len(self.names)}"
+        self.names[name] = value
+        return name
+
+    def tests(self, pat: UPat, node: str, top: bool = False) -> list[str]:
+        tests = []
+        if pat.op is not None and not top:  # the top op is known: rules are indexed by op
+            tests.append(self._op_test(pat.op, node))
+        if pat.dtype is not None:
+            tests.append(f"{node}.dtype in {self.constant(pat.dtype, 'dtypes')}")
+        if pat.arg is not ANY:
+            tests.append(f"arg_key({node}.arg) == {self.constant(pat.arg_key, 'arg')}")
+        if pat.src is not None:
+            srcs = f"{self.prefix}_s{self.tuples}"
+            self.tuples += 1
+            tests.append(f"len({srcs} := {node}.src) == {len(pat.src)}")
+            for position, src_pat in enumerate(pat.src):
+                tests += self.tests(src_pat, f"{srcs}[{position}]")
+        if pat.name is not None:
+            if pat.name in self.bound:  # a name used twice binds one node
+                tests.append(f"{node} is {self.bound[pat.name]}")
+            else:
+                self.bound[pat.name] = node
+        return tests
+
+    def _op_test(self, ops: tuple, node: str) -> str:
+        if len(ops) == 1:
+            return f"{node}.op is {ops[0].name}"
+        return f"{node}.op in {self.constant(frozenset(ops), 'ops')}"
+
+
