@@ -46,6 +46,7 @@ INPUTS = [
     "out/short/s13_prove.txt",
     "out/demos/errors/chain.txt",
     "out/demos/errors/chain-times.txt",
+    "out/demos/matcher/rule-counts.txt",
     "out/tests/counts.txt",
     "out/tests/pytest.txt",
     "out/proofs/proofs.txt",
@@ -579,6 +580,52 @@ def collect_split(out: Path) -> None:
     put("split_cex_right", right)
 
 
+def collect_matcher(out: Path) -> None:
+    """The rule-counts block of demos/matcher.py: matcher_rules (rules of the default matcher),
+    matcher_rules_fold, matcher_rules_inline, matcher_rules_symbolic (its three lists),
+    matcher_fast_extra (rules fast math adds); matcher_by_op_<op> (rules the index lists under
+    each op printed, op in lower case) and matcher_by_op_most (the most for any of them);
+    matcher_index_saving_about (text: matcher_rules / matcher_by_op_most, two digits, how many
+    times fewer rules the busiest op is tried against than a matcher without the index would
+    try). Asserts that the three lists add up to the total, that the demo says its counts agree
+    with the compiler's specification, and that no op is tried against every rule."""
+    text = read(out, "demos/matcher/rule-counts.txt")
+    pattern = r"^default matcher: (\d+) rules \(fold (\d+), inline (\d+), symbolic (\d+)\)$"
+    match = search(pattern, text, "matcher rule counts")
+    total, lists = int(match[1]), [int(value) for value in match.groups()[1:]]
+    for name, value in zip(("fold", "inline", "symbolic"), lists, strict=True):
+        put(f"matcher_rules_{name}", value)
+    put("matcher_rules", total)
+    put("matcher_fast_extra", int(search(r"^fast math adds (\d+) rules$", text, "matcher")[1]))
+    by_op = {op.lower(): int(n) for op, n in re.findall(r"^  ([A-Z]+) +(\d+)$", text, re.M)}
+    if not by_op:
+        raise ValueError("demos/matcher.py: no line of the by_op table")
+    for op, count in by_op.items():
+        put(f"matcher_by_op_{op}", count)
+    busiest = max(by_op.values())
+    put("matcher_by_op_most", busiest)
+    put("matcher_index_saving_about", about(total / busiest))
+    expect(sum(lists) == total, "matcher: fold + inline + symbolic is not the total")
+    expect(busiest < total, "matcher: some op is tried against every rule")
+    agrees = search(r"^all of these agree with the compiler's specification: (\w+)$", text, "")
+    expect(agrees[1] == "True", "matcher: the rule counts disagree with the specification")
+
+
+def collect_rule_proofs(out: Path) -> None:
+    """rules_strict_proved, rules_strict (strict rules with a proved z3 claim named after them,
+    of all strict rules), rules_fast_refuted, rules_fast (the same for the fast-math rules and a
+    refuted claim). Asserts that every rule has its claim."""
+    text = read(out, "proofs/proofs.txt")
+    pattern = r"^strict rules with a proved claim: (\d+) of (\d+); "
+    pattern += r"fast-math rules with a refuted claim: (\d+) of (\d+)$"
+    match = search(pattern, text, "proofs rules")
+    values = [int(value) for value in match.groups()]
+    for key, value in zip(("strict_proved", "strict", "fast_refuted", "fast"), values, strict=True):
+        put(f"rules_{key}", value)
+    expect(values[0] == values[1], "proofs: a strict rule has no proved claim")
+    expect(values[2] == values[3], "proofs: a fast-math rule has no refuted claim")
+
+
 COLLECTORS = [
     collect_code,
     collect_short,
@@ -594,6 +641,8 @@ COLLECTORS = [
     collect_run_time,
     collect_chain,
     collect_split,
+    collect_matcher,
+    collect_rule_proofs,
 ]
 
 
