@@ -47,6 +47,8 @@ INPUTS = [
     "out/demos/errors/chain.txt",
     "out/demos/errors/chain-times.txt",
     "out/demos/matcher/rule-counts.txt",
+    "out/demos/run_demos/demo2.txt",
+    "out/demos/order.txt",
     "out/tests/counts.txt",
     "out/tests/pytest.txt",
     "out/proofs/proofs.txt",
@@ -626,6 +628,98 @@ def collect_rule_proofs(out: Path) -> None:
     expect(values[2] == values[3], "proofs: a fast-math rule has no refuted claim")
 
 
+# ---------------------------------------------------------------------------------------------
+# Chapter 8: the rewrite engine
+# ---------------------------------------------------------------------------------------------
+
+
+def collect_engine(out: Path) -> None:
+    """From the code: rewrite_base_limit and rewrite_limit_per_node (BASE_LIMIT and
+    LIMIT_PER_NODE of uopc/rewrite.py); sound_programs and sound_inputs (the full sizes of the
+    sound layer in tests/test_pipeline.py, which checks on every program that simplifying the
+    result again gives the same node), asserted against that layer's COUNT line (one check per
+    program plus one per input). From demo 2 of demos/run_demos.py: loop_limit, loop_distribute,
+    loop_factor (the limit and the two rules' firings in the RewriteLimit message); asserts that
+    the two alternate and that their firings fit under the limit."""
+    tree = module_tree("rewrite.py")
+    put("rewrite_base_limit", ast.literal_eval(assigned(tree, "BASE_LIMIT")))
+    put("rewrite_limit_per_node", ast.literal_eval(assigned(tree, "LIMIT_PER_NODE")))
+    test = (ROOT / "tests" / "test_pipeline.py").read_text(encoding="utf-8")
+    pattern = r'^    "sound": \{"programs": \(\d+, (\d+)\), "inputs": \(\d+, (\d+)\)\},$'
+    sizes = search(pattern, test, "tests/test_pipeline.py SIZES")
+    programs, inputs = int(sizes[1]), int(sizes[2])
+    put("sound_programs", programs)
+    put("sound_inputs", inputs)
+    counts = read(out, "tests/counts.txt")
+    sound = re.findall(r"^COUNT pipeline sound (\d+)$", counts, re.MULTILINE)
+    expect(bool(sound), "out/tests/counts.txt: no COUNT line for the sound layer")
+    if sound:
+        checks = int(sound[-1])
+        expect(checks == programs * (1 + inputs), f"sound: {checks} checks, not full sizes")
+    text = read(out, "demos/run_demos/demo2.txt")
+    pattern = r"^RewriteLimit: more than (\d+) rewrite steps; busiest rules: "
+    pattern += r"\[\('distribute', (\d+)\), \('factor', (\d+)\)\]$"
+    match = search(pattern, text, "run_demos demo 2")
+    limit, distribute, factor = (int(x) for x in match.groups())
+    put("loop_limit", limit)
+    put("loop_distribute", distribute)
+    put("loop_factor", factor)
+    expect(abs(distribute - factor) <= 1, "demo 2: the two rules do not alternate")
+    expect(distribute + factor <= limit + 1, "demo 2: more firings than questions")
+
+
+def collect_order(out: Path) -> None:
+    """From demos/order.py: order_programs, order_inputs, order_same, order_different,
+    order_default_smaller, order_reversed_smaller, order_same_size, order_total_default,
+    order_total_reversed; the example: order_example_seed, order_example_nodes,
+    order_example_default, order_example_reversed (node counts). From exercise 8.4:
+    order_only_rules (text: the rules that fired in one order only, each in backticks).
+    Asserts what chapter 8 says of them: every result correct, the counts add up, some pairs
+    differ but few (a tenth at most), neither order always gives the smaller graph (each wins
+    at least once), the example's two sizes differ, and (x+c1)*c2 is among the rules that
+    fired in one order only."""
+    text = read(out, "demos/order.txt")
+    programs = int(search(r"^the rule order: (\d+) index programs", text, "order")[1])
+    put("order_programs", programs)
+    put("order_inputs", int(search(r"^inputs: (\d+) \(", text, "order")[1]))
+    pattern = r"^both results correct on every input, for every program: (.*)$"
+    verdict = search(pattern, text, "order")
+    expect(verdict[1] == "yes", f"order: {verdict[1]}")
+    match = search(r"^same node: (\d+), different: (\d+)$", text, "order")
+    same, different = int(match[1]), int(match[2])
+    put("order_same", same)
+    put("order_different", different)
+    expect(same + different == programs and different > 0, "order: the pairs do not add up")
+    expect(10 * different <= programs, "order: more than a tenth of the pairs differ")
+    default = int(search(r"from the default order (\d+) times,$", text, "order")[1])
+    match = search(r"^from the reversed order (\d+) times; same size (\d+) times$", text, "order")
+    reverse, same_size = int(match[1]), int(match[2])
+    put("order_default_smaller", default)
+    put("order_reversed_smaller", reverse)
+    put("order_same_size", same_size)
+    expect(default + reverse + same_size == different, "order: the sizes do not add up")
+    expect(default > 0 and reverse > 0, "order: one order always gives the smaller graph")
+    match = search(r"^total nodes: default ([\d,]+), reversed ([\d,]+)$", text, "order")
+    put("order_total_default", integer(match[1]))
+    put("order_total_reversed", integer(match[2]))
+    match = search(r"^example: seed (\d+), (\d+) nodes$", text, "order")
+    put("order_example_seed", int(match[1]))
+    put("order_example_nodes", int(match[2]))
+    sizes = [
+        int(search(rf"^  {name}: +.*  \((\d+) nodes\)$", text, "order example")[1])
+        for name in ("default", "reversed")
+    ]
+    put("order_example_default", sizes[0])
+    put("order_example_reversed", sizes[1])
+    expect(sizes[0] != sizes[1], "order: the example's two results have the same size")
+    answers = read(out, "exercises/solutions.txt")
+    match = search(r"^ +rules that fired in one order only: \[(.*)\]$", answers, "ex 8.4")
+    names = re.findall(r"'([^']*)'", match[1])
+    quoted = [f"`{name}`" for name in names]
+    put("order_only_rules", " and ".join(quoted) if len(quoted) < 3 else ", ".join(quoted))
+    expect("(x+c1)*c2" in names, "exercise 8.4: (x+c1)*c2 fired in both orders")
+
+
 COLLECTORS = [
     collect_code,
     collect_short,
@@ -643,6 +737,8 @@ COLLECTORS = [
     collect_split,
     collect_matcher,
     collect_rule_proofs,
+    collect_engine,
+    collect_order,
 ]
 
 
