@@ -33,9 +33,14 @@ from book_common import HEADER, ROOT
 NUMBERS: dict = {}
 FAILED: list[str] = []
 MISSING: list[str] = []
-# Keys whose value comes from a line marked `(this machine)` in an output that check_stale.py
-# regenerates: they may change between two runs without the book being stale.
-MACHINE_KEYS: set[str] = set()
+# Keys whose value is a measurement of this machine (a line marked `(this machine)` in an output
+# that check_stale.py makes again, or a run record): they may change between two runs without
+# the book being stale. Declared here rather than gathered by the collectors, because
+# check_stale.py imports this set without running any collector.
+CHAIN_STEPS = ("build", "toposort", "evaluate", "simplify")
+MACHINE_KEYS = frozenset(
+    {"tests_seconds", "run_all_seconds", "run_all_elapsed", *(f"chain_{s}_s" for s in CHAIN_STEPS)}
+)
 # Every output file a collector reads (the docs lint counts them as used).
 INPUTS = [
     "out/short/s05_sharing.txt",
@@ -294,7 +299,6 @@ def collect_pytest(out: Path) -> None:
     match = search(r"^=*\s*(\d+) passed.* in ([\d.]+)s", text, "pytest")
     put("tests_passed", int(match[1]))
     put("tests_seconds", float(match[2]))
-    MACHINE_KEYS.add("tests_seconds")
 
 
 def collect_proofs(out: Path) -> None:
@@ -524,7 +528,6 @@ def collect_run_time(out: Path) -> None:
     hours, minutes = divmod(seconds // 60, 60)
     text = f"{minutes} min {seconds % 60} s"
     put("run_all_elapsed", f"{hours} h {text}" if hours else text)
-    MACHINE_KEYS.update({"run_all_seconds", "run_all_elapsed"})
 
 
 # ---------------------------------------------------------------------------------------------
@@ -549,10 +552,8 @@ def collect_chain(out: Path) -> None:
     adds = integer(match[1])
     put("chain_adds", adds)
     put("chain_nodes", integer(match[2]))
-    steps = ("build", "toposort", "evaluate", "simplify")
-    for name, value in zip(steps, match.groups()[2:], strict=True):
+    for name, value in zip(CHAIN_STEPS, match.groups()[2:], strict=True):
         put(f"chain_{name}_s", value)
-        MACHINE_KEYS.add(f"chain_{name}_s")
     text = read(out, "demos/errors/chain.txt")
     value = int(search(r"^evaluated at x = 0: (-?\d+);", text, "errors chain")[1])
     after = search(r"^simplified: (\d+) nodes, .*evaluates to (-?\d+)$", text, "errors chain")
