@@ -63,6 +63,7 @@ INPUTS = [
     "out/bench/bench.json",
     "out/bench/machine_info.txt",
     "out/tests/run_all_time.json",
+    "out/demos/fold.txt",
 ]
 
 
@@ -130,7 +131,7 @@ def collect_code(out: Path) -> None:
     textfmt_lines; ops_total (members of Ops) and alu_ops (length of ALU), from uopc/ops.py;
     runtime_cflags: the runtime's CFLAGS joined by spaces; short_programs: the step programs in
     code/short/; python_min: the Python version pyproject.toml requires; pin_<name>: each
-    pinned requirement's version."""
+    pinned requirement's version; the fold layer's sizes (fold_layer_sizes)."""
     modules = sorted((ROOT / "uopc").glob("*.py"))
     counts = {path.stem: len(path.read_text(encoding="utf-8").splitlines()) for path in modules}
     for stem, lines in counts.items():
@@ -145,6 +146,11 @@ def collect_code(out: Path) -> None:
     put("ops_total", sum("enum.auto()" in ast.unparse(node) for node in members.body))
     put("alu_ops", len(assigned(ops, "ALU").elts))
     collect_contract_size(members)
+    _, programs, _, inputs, share, per = fold_layer_sizes()
+    put("fold_layer_programs", programs)
+    put("fold_layer_inputs", inputs)
+    put("fold_layer_special_percent", round(share * 100))
+    put("fold_layer_checks_per_input", per)
     put("runtime_cflags", " ".join(ast.literal_eval(assigned(module_tree("runtime.py"), "CFLAGS"))))
     put("short_programs", len(list((ROOT / "code" / "short").glob("s[0-9][0-9]_*.py"))))
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
@@ -170,6 +176,23 @@ def collect_contract_size(members: ast.ClassDef) -> None:
     put("semantics_cases", int(search(r"len\(CASES\) == (\d+)", test, "test_semantics")[1]))
     size = search(r"counting\.size\(([\d_]+), ([\d_]+)\)", test, "test_semantics case_size")
     put("semantics_inputs_per_case", int(size[2].replace("_", "")))
+
+
+def fold_layer_sizes() -> tuple:
+    """The fold layer of tests/test_pipeline.py, read from its source: (quick programs, full
+    programs, quick inputs, full inputs, the share of argument values drawn from the special
+    lists, checks per input). collect_code puts fold_layer_programs, fold_layer_inputs (the
+    full sizes), fold_layer_special_percent and fold_layer_checks_per_input."""
+    test = (ROOT / "tests" / "test_pipeline.py").read_text(encoding="utf-8")
+    size = r'^ *"fold": \{"programs": \((\d+), (\d+)\), "inputs": \((\d+), (\d+)\)\},$'
+    sizes = [int(n) for n in search(size, test, "tests/test_pipeline.py SIZES fold").groups()]
+    share = r"^def fold_value\(.*\n(?:.*\n)*? +if r\.random\(\) < ([\d.]+):"
+    per = r"^def layer_fold\((?:.*\n)*? +checks \+= (\d+)"
+    return (
+        *sizes,
+        float(search(share, test, "tests/test_pipeline.py fold_value")[1]),
+        int(search(per, test, "tests/test_pipeline.py layer_fold")[1]),
+    )
 
 
 def module_tree(name: str) -> ast.Module:
@@ -250,6 +273,10 @@ def collect_counts(out: Path) -> None:
     total = sum(groups.values())
     put("checks_total", total)
     put("checks_total_millions", math.floor(total / 100_000) / 10)
+    if "fold" in layers.get("pipeline", {}):  # programs x inputs x checks, quick or full size
+        quick, full, quick_inputs, full_inputs, _, per = fold_layer_sizes()
+        sized = {quick * quick_inputs * per, full * full_inputs * per}
+        expect(layers["pipeline"]["fold"] in sized, "fold layer: count is not programs x inputs")
     summary = out / "tests" / "summary.txt"
     if summary.exists():  # the summary's own total must be the sum of the same rows
         match = search(r"^ *([\d,]+)  total checks$", summary.read_text(encoding="utf-8"), "sum")
@@ -564,6 +591,20 @@ def collect_chain(out: Path) -> None:
     expect(integer(match[2]) == 2 * adds + 1, "chain: not one ADD and one CONST per step")
 
 
+def collect_fold_demo(out: Path) -> None:
+    """Chapter 9, from demos/fold.py: fold_known_nodes (relu(z, 3.0) simplified),
+    fold_zero_nodes and fold_zero_muls (relu(z, 0.0) simplified, and its MULs), fold_g_value
+    (g(2, 1) folded to one constant)."""
+    text = read(out, "demos/fold.txt")
+    known = search(r"^relu\(z, 3\.0\) -> .*, (\d+) nodes:$", text, "fold")
+    put("fold_known_nodes", int(known[1]))
+    zero = search(r"^relu\(z, 0\.0\) -> .*, (\d+) nodes, (\d+) of them a MUL:$", text, "fold")
+    put("fold_zero_nodes", int(zero[1]))
+    put("fold_zero_muls", int(zero[2]))
+    g = search(r"^g\(i, j\) = .* -> 1 node: CONST (-?\d+)$", text, "fold")
+    put("fold_g_value", int(g[1]))
+
+
 def collect_split(out: Path) -> None:
     """split_cex_a, split_cex_b: the a and b z3 found for (a*4+b)//4 -> a*1 + b//4 without its
     guard. Asserts what chapter 6 says of them: under wrapping int32 arithmetic the two sides
@@ -740,6 +781,7 @@ COLLECTORS = [
     collect_rule_proofs,
     collect_engine,
     collect_order,
+    collect_fold_demo,
 ]
 
 
