@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_numbers import parsed
+from test_numbers import parsed, produce
 
 ROOT = Path(__file__).resolve().parent.parent
 SOLUTIONS = ROOT / "code" / "exercises" / "solutions.py"
@@ -39,3 +39,7 @@ def test_solutions_run_clean_and_check_enough(tmp_path):
     (tmp_path / "exercises" / "solutions.txt").write_text(done.stdout, encoding="utf-8")
     numbers, failed = parsed("collect_exercises", tmp_path)
     assert failed == [] and numbers == {"exercises_total": 79, "exercise_checks": checks}
+    # chapter 8's order experiment reads the demo and exercise 8.4's answer together
+    produce(tmp_path, "demos", "order", [sys.executable, str(ROOT / "demos" / "order.py")])
+    numbers, failed = parsed("collect_order", tmp_path)
+    assert failed == [] and numbers["order_only_rules"]

@@ -231,6 +231,55 @@ def test_run_time_is_what_the_numbers_read(tmp_path):
     assert numbers == {"run_all_seconds": 2472, "run_all_elapsed": "41 min 12 s"}
 
 
+# ---------------------------------------------------------------------------------------------
+# The demos and the proofs that the chapters of Part 3 interpret
+# ---------------------------------------------------------------------------------------------
+
+
+def test_matcher_counts_are_what_the_numbers_read(tmp_path):
+    produce(tmp_path, "demos", "matcher", python(ROOT / "demos" / "matcher.py"))
+    numbers, failed = parsed("collect_matcher", tmp_path)
+    assert failed == []  # the lists add up, the demo agrees with the spec, no op sees every rule
+    assert set(keys_of("collect_matcher")) <= set(numbers)
+    assert numbers["matcher_by_op_most"] == numbers["matcher_by_op_mul"] > 0
+
+
+@pytest.mark.needs_z3
+def test_rule_coverage_line_is_what_the_numbers_read(tmp_path):
+    """The claims of one rule only: the line is read, and the collector's check that every rule
+    has its claim fails, as it must on a partial run."""
+    produce(tmp_path, "proofs", "proofs", python(ROOT / "tests" / "proofs.py", "--only", "x*1"))
+    numbers, failed = parsed("collect_rule_proofs", tmp_path)
+    assert set(keys_of("collect_rule_proofs")) <= set(numbers)
+    assert 0 < numbers["rules_strict_proved"] < numbers["rules_strict"]
+    assert "proofs: a strict rule has no proved claim" in failed
+
+
+def test_engine_numbers_are_what_the_numbers_read(tmp_path):
+    """The sound layer's count at quick sizes, demo 2's RewriteLimit line, the limit's code."""
+    counts = tmp_path / "raw_counts.txt"
+    env = dict(child_env(), UOPC_COUNTS=str(counts))
+    command = python("-m", "pytest", "-q", "-p", "no:cacheprovider", "--layer", "sound")
+    command.append(ROOT / "tests" / "test_pipeline.py")
+    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout[-2000:]
+    produce(tmp_path, "tests", "counts", ["sort", str(counts)])
+    produce(tmp_path, "demos", "run_demos", python(ROOT / "demos" / "run_demos.py"))
+    numbers, failed = parsed("collect_engine", tmp_path)
+    assert failed == []  # the count fits the quick sizes; the two rules alternate under the limit
+    keys = ("rewrite_base_limit", "rewrite_limit_per_node", "sound_programs", "sound_inputs")
+    keys += ("loop_limit", "loop_distribute", "loop_factor")
+    assert sorted(numbers) == sorted(keys)
+
+
+def test_fold_demo_is_what_the_numbers_read(tmp_path):
+    produce(tmp_path, "demos", "fold", python(ROOT / "demos" / "fold.py"))
+    numbers, failed = parsed("collect_fold_demo", tmp_path)
+    assert failed == []
+    assert set(keys_of("collect_fold_demo")) <= set(numbers)
+    assert numbers["fold_zero_nodes"] < numbers["fold_known_nodes"]
+
+
 def test_every_collector_is_fed_its_producer():
     """Each collector of make_numbers.py is called through `parsed` by some test."""
     tests = "".join(path.read_text(encoding="utf-8") for path in (ROOT / "tests").glob("test_*.py"))
