@@ -130,8 +130,10 @@ def collect_code(out: Path) -> None:
     uopc_lines_about; lines_<module> for each module (lines_main for __main__.py) and
     textfmt_lines; ops_total (members of Ops) and alu_ops (length of ALU), from uopc/ops.py;
     runtime_cflags: the runtime's CFLAGS joined by spaces; short_programs: the step programs in
-    code/short/; python_min: the Python version pyproject.toml requires; pin_<name>: each
-    pinned requirement's version; the fold layer's sizes (fold_layer_sizes)."""
+    code/short/; float_special_percent: the share of float inputs that rand_value of
+    tests/common.py draws from the special values, in per cent; python_min: the Python version
+    pyproject.toml requires; pin_<name>: each pinned requirement's version; the fold layer's
+    sizes (fold_layer_sizes)."""
     modules = sorted((ROOT / "uopc").glob("*.py"))
     counts = {path.stem: len(path.read_text(encoding="utf-8").splitlines()) for path in modules}
     for stem, lines in counts.items():
@@ -153,6 +155,9 @@ def collect_code(out: Path) -> None:
     put("fold_layer_checks_per_input", per)
     put("runtime_cflags", " ".join(ast.literal_eval(assigned(module_tree("runtime.py"), "CFLAGS"))))
     put("short_programs", len(list((ROOT / "code" / "short").glob("s[0-9][0-9]_*.py"))))
+    common = (ROOT / "tests" / "common.py").read_text(encoding="utf-8")
+    share = search(r"^ *if u < (0\.\d+):\n *return r\.choice\(SPECIAL_FLOAT\)", common, "common")
+    put("float_special_percent", round(float(share[1]) * 100))
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     put("python_min", search(r"([\d.]+)", project["project"]["requires-python"], "pyproject")[1])
     for line in (ROOT / "requirements.txt").read_text(encoding="utf-8").splitlines():
@@ -335,7 +340,8 @@ def collect_proofs(out: Path) -> None:
     book_claims_proved, book_claims_refuted, book_claims_unsettled; among them claims_int and
     claims_float (by the group headers: a header naming float32 holds float claims) and
     claims_unbounded (groups posed over mathematical integers: "(integers" in the header).
-    claims_group_<slug>: the claims of each group, the slug made from its header."""
+    claims_group_<slug>: the claims of each group, the slug made from its header. The verdicts
+    of chapter 10's tables, float_claim_<row> and fast_claim_<row>: see float_rows."""
     text = read(out, "proofs/proofs.txt")
     pattern = r"^{}: (\d+), as expected (\d+), proved (\d+), refuted (\d+), unsettled (\d+)$"
     names = ("total", "as_expected", "proved", "refuted", "unsettled")
@@ -373,6 +379,61 @@ def collect_proofs(out: Path) -> None:
     put("claims_float", sum(len(groups[title]) for title in floats))
     put("claims_int", sum(len(groups[title]) for title in book if title not in floats))
     put("claims_unbounded", sum(len(groups[t]) for t in book if "(integers" in t))
+    float_rows(groups)
+
+
+# The rows of chapter 10's two tables: key suffix -> the claim's title in proofs.txt, in the
+# float32 group (float_claim_*) and in the fast-math group (fast_claim_*).
+FLOAT_ROWS = {
+    "mul_one": "x*1.0 -> x",
+    "add_neg_zero": "x+(-0.0) -> x",
+    "add_zero": "x+0.0 -> x",
+    "mul_zero": "x*0.0 -> 0.0",
+    "regroup_add": "(x+y)+z -> x+(y+z)",
+    "mul_recip": "x*(1/x) -> 1.0",
+    "add_own_negation": "x+(-x) -> 0.0",
+    "neg_neg": "-(-x) -> x",
+    "mul_minus_one": "x*-1.0 -> -x",
+    "neg_mul": "-(x*y) -> x*(-y)",
+    "max_self": "max(x,x) -> x",
+    "max_swap": "max(x,y) -> max(y,x)",
+    "add_swap": "x+y == y+x",
+    "mul_swap": "x*y == y*x",
+}
+FAST_ROWS = {
+    "mul_zero": "x*0.0: x*0.0 -> 0.0",
+    "add_zero": "x+0.0 (float): x+0.0 -> x",
+    "regroup_mul": "(x*c1)*c2 (float): (x*3.0)*5.0 -> x*15.0, x in [1, 2)",
+    "mul_recip": "x*recip(x): x*recip(x) -> 1.0, x in [1, 2)",
+    "add_own_negation": "x+(-x) (float): x+(-x) -> 0.0",
+}
+
+
+def float_rows(groups: dict[str, list[str]]) -> None:
+    """float_claim_<row> for each row of FLOAT_ROWS, fast_claim_<row> for each of FAST_ROWS
+    (text: "proved", or "refuted at" and z3's counterexample, "x = -0.0"), read from the claim
+    of that title in its group; each claim must be there, marked ok, and verdict as expected
+    (tests/proofs.py confirms a counterexample with eval_op before it marks it ok). A run of a
+    few claims (proofs.py --only) that leaves a group out adds none of its keys."""
+    verdict = r"^(\S+) +{} +expected (\w+) +(\w+) +\[[\d.]+s\](?: COUNTEREXAMPLE (.*))?$"
+    for prefix, group, rows in (
+        ("float_claim", "float32 rules", FLOAT_ROWS),
+        ("fast_claim", "fast-math rules", FAST_ROWS),
+    ):
+        titles = [title for title in groups if title.startswith(group)]
+        if not titles:
+            continue
+        lines = "\n".join(groups[titles[0]])
+        for key, claim in rows.items():
+            match = search(verdict.format(re.escape(claim)), lines, f"proofs {group}")
+            mark, expected, got, example = match.groups()
+            expect(mark == "ok" and expected == got, f"proofs: {claim}: {got}, not as expected")
+            if got == "refuted":
+                pairs = [part.split("=", 1) for part in (example or "").split(", ")]
+                shown = ", ".join(f"{name} = {value}" for name, value in pairs)
+                put(f"{prefix}_{key}", f"refuted at {shown}")
+            else:
+                put(f"{prefix}_{key}", got)
 
 
 def collect_mutants(out: Path) -> None:
