@@ -255,6 +255,23 @@ def test_rule_coverage_line_is_what_the_numbers_read(tmp_path):
     assert "proofs: a strict rule has no proved claim" in failed
 
 
+@pytest.mark.needs_z3
+def test_float_tables_are_what_the_numbers_read(tmp_path):
+    """Every claim, as the book's run makes them (about twenty seconds; --quick leaves out a
+    row of the float table): each row of chapter 10's two tables is found in its group, as
+    expected, and every rule has its claim."""
+    produce(tmp_path, "proofs", "proofs", python(ROOT / "tests" / "proofs.py"))
+    numbers, failed = parsed("collect_proofs", tmp_path)
+    assert failed == []
+    rows = [f"float_claim_{row}" for row in make_numbers.FLOAT_ROWS]
+    rows += [f"fast_claim_{row}" for row in make_numbers.FAST_ROWS]
+    assert set(rows) <= set(numbers)
+    assert all(numbers[key] == "proved" or numbers[key].startswith("refuted at ") for key in rows)
+    assert all(numbers[f"fast_claim_{row}"].startswith("refuted") for row in make_numbers.FAST_ROWS)
+    numbers, failed = parsed("collect_rule_proofs", tmp_path)
+    assert failed == [] and numbers["rules_strict_proved"] == numbers["rules_strict"]
+
+
 def test_engine_numbers_are_what_the_numbers_read(tmp_path):
     """The sound layer's count at quick sizes, demo 2's RewriteLimit line, the limit's code."""
     counts = tmp_path / "raw_counts.txt"
