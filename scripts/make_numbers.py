@@ -183,14 +183,23 @@ def collect_contract_size(members: ast.ClassDef) -> None:
     put("semantics_inputs_per_case", int(size[2].replace("_", "")))
 
 
+def pipeline_sizes(layer: str) -> tuple[int, int, int, int]:
+    """(quick programs, full programs, quick inputs, full inputs) of one pipeline layer, read
+    from the SIZES table of tests/test_pipeline.py."""
+    test = (ROOT / "tests" / "test_pipeline.py").read_text(encoding="utf-8")
+    size = rf'^ *"{layer}": \{{"programs": \((\d+), (\d+)\), "inputs": \((\d+), (\d+)\)\}},$'
+    return tuple(
+        int(n) for n in search(size, test, f"tests/test_pipeline.py SIZES {layer}").groups()
+    )
+
+
 def fold_layer_sizes() -> tuple:
     """The fold layer of tests/test_pipeline.py, read from its source: (quick programs, full
     programs, quick inputs, full inputs, the share of argument values drawn from the special
     lists, checks per input). collect_code puts fold_layer_programs, fold_layer_inputs (the
     full sizes), fold_layer_special_percent and fold_layer_checks_per_input."""
     test = (ROOT / "tests" / "test_pipeline.py").read_text(encoding="utf-8")
-    size = r'^ *"fold": \{"programs": \((\d+), (\d+)\), "inputs": \((\d+), (\d+)\)\},$'
-    sizes = [int(n) for n in search(size, test, "tests/test_pipeline.py SIZES fold").groups()]
+    sizes = pipeline_sizes("fold")
     share = r"^def fold_value\(.*\n(?:.*\n)*? +if r\.random\(\) < ([\d.]+):"
     per = r"^def layer_fold\((?:.*\n)*? +checks \+= (\d+)"
     return (
@@ -748,9 +757,7 @@ def collect_engine(out: Path) -> None:
     tree = module_tree("rewrite.py")
     put("rewrite_base_limit", ast.literal_eval(assigned(tree, "BASE_LIMIT")))
     put("rewrite_limit_per_node", ast.literal_eval(assigned(tree, "LIMIT_PER_NODE")))
-    test = (ROOT / "tests" / "test_pipeline.py").read_text(encoding="utf-8")
-    pattern = r'^    "sound": \{"programs": \((\d+), (\d+)\), "inputs": \((\d+), (\d+)\)\},$'
-    quick, programs, quick_inputs, inputs = map(int, search(pattern, test, "SIZES sound").groups())
+    quick, programs, quick_inputs, inputs = pipeline_sizes("sound")
     put("sound_programs", programs)
     put("sound_inputs", inputs)
     counts = read(out, "tests/counts.txt")
