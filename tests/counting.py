@@ -8,7 +8,14 @@ so no count is ever typed by hand.
 
 A figure the chapters quote that is not a check count (programs changed, the largest ulp gap,
 the first fast-math counterexample) goes the same way through `figure(key, value)`: the line
-`FIGURE <key> <value as JSON>`, in the same file, which scripts/make_numbers.py reads.
+`FIGURE <key> <value as JSON>`, in the same file, which scripts/summary.py reads.
+
+A number the book quotes is stated where it is computed, with `state(key, value, meaning)`:
+the line `@@ number KEY = VALUE  # MEANING`. In a test run it goes to the same file as the
+counts; in a program run by the book's build (which sets BOOK_NUMBERS=1) it is printed, and
+scripts/save_output.py files it beside the output and strips it from what the page shows. A
+program run by hand prints nothing extra. Every program of the book (code/short, demos, the
+exercises) finds this module, since each puts tests/ on its path.
 """
 
 import json
@@ -40,6 +47,23 @@ def figure(key: str, value) -> str:
     if not key.replace("_", "").isalnum() or not key.islower():
         raise ValueError(f"figure key {key!r} is not snake_case")
     return _record(f"FIGURE {key} {json.dumps(value, ensure_ascii=False)}")
+
+
+def state(key: str, value, meaning: str) -> str:
+    """State a number the book quotes: key (snake_case), value (int, float or str) and one
+    line saying what it is (what it counts, and out of what)."""
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        raise TypeError(f"number {key}: {value!r} is not an int, a float or a str")
+    if not key.replace("_", "").isalnum() or not key.islower() or not key[0].isalpha():
+        raise ValueError(f"number key {key!r} is not snake_case")
+    if not meaning.strip() or "\n" in meaning:
+        raise ValueError(f"number {key}: its meaning must be one line of words")
+    line = f"@@ number {key} = {json.dumps(value, ensure_ascii=False)}  # {meaning.strip()}"
+    if os.environ.get("UOPC_COUNTS"):
+        return _record(line)
+    if os.environ.get("BOOK_NUMBERS") == "1":
+        print(line, flush=True)
+    return line
 
 
 def _record(line: str) -> str:

@@ -1,0 +1,218 @@
+"""The book's programs, one row each: what runs, where its output goes, what it depends on.
+
+Read by scripts/build_book.py (which ./run_all.sh calls), scripts/save_output.py (the sources
+hash at the top of a slow output), scripts/check_stale.py and scripts/make_numbers.py. A new
+program of the book is one new row here; nothing else lists programs.
+
+A row:
+- name: "KIND/STEM"; the output is out/KIND/STEM.txt, its blocks out/KIND/STEM/NAME.txt and
+  the numbers it states out/KIND/STEM.numbers.json;
+- command: the argument list, run from cwd; "{py}" is the Python interpreter;
+- sources: globs, relative to the repository root, of every file the output depends on (a
+  callable computes its list from the tree); the build reruns the program when their hash
+  differs from the one saved with the output;
+- full / quick: arguments added at the book's sizes and at quick sizes (a row with either is
+  *sized*: under --quick its output goes to build/quick/out/, never to out/);
+- slow: too slow to make again in CI; check_stale.py checks it by the `# sources:` hash on its
+  first line instead of running it (every sized or timed row is slow);
+- timed: what it prints depends on the machine or the clock (benchmark, versions);
+- full_only: not run at quick sizes unless asked (--with-mutants);
+- echo: show its output while it runs (long programs);
+- always: made from other saved outputs rather than from sources, and cheap: made every run.
+In a command, "{out}" is the folder the sized outputs go to (out/, or build/quick/out/).
+"""
+
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+PACKAGE = ("uopc/*.py",)
+# What every program of the book may import from tests/: the generators and the number helper.
+SUPPORT = ("tests/common.py", "tests/counting.py")
+TEST_SUPPORT = (*SUPPORT, "tests/conftest.py", "tests/shrink.py", "tests/ref_ops.c")
+# The tests of the book's production rather than of the package: they run the book's programs
+# again as child programs, build the site, or check the build's own scripts. The build runs
+# each program once, so its test run leaves these to the quick suite (and the planted bugs
+# leave them out too: a failure there says little about which part of the package is wrong).
+BOOK_TESTS = (
+    "test_bench.py", "test_book_checks.py", "test_build.py", "test_demos.py",
+    "test_exercises.py", "test_figures.py", "test_numbers.py", "test_proofs.py",
+    "test_summary.py", "test_mutants.py",
+)  # fmt: skip
+
+
+def package_tests(root: Path) -> list[str]:
+    """Every test file and C reference the package's own tests use (less BOOK_TESTS)."""
+    return sorted(
+        str(path.relative_to(root))
+        for pattern in ("tests/*.py", "tests/*.c")
+        for path in root.glob(pattern)
+        if path.is_file() and path.name not in BOOK_TESTS
+    )
+
+
+def counting_layers(root: Path) -> list[str]:
+    """The test files that report check counts or state numbers: counts change with them."""
+    return sorted(
+        f"tests/{path.name}"
+        for path in (root / "tests").glob("test_*.py")
+        if path.name not in BOOK_TESTS and "counting" in path.read_text(encoding="utf-8")
+    )
+
+
+@dataclass(frozen=True)
+class Producer:
+    name: str
+    command: tuple
+    sources: tuple
+    cwd: str = "."
+    full: tuple = ()
+    quick: tuple = ()
+    slow: bool = False
+    timed: bool = False
+    full_only: bool = False
+    echo: bool = False
+    always: bool = False  # made from other saved outputs: made again on every run (cheap)
+
+    @property
+    def sized(self) -> bool:
+        return bool(self.full or self.quick or self.full_only)
+
+    @property
+    def kind(self) -> str:
+        return self.name.split("/")[0]
+
+    def argv(self, python: str, quick: bool, out: Path) -> list[str]:
+        extra = self.quick if quick else self.full
+        parts = (*self.command, *extra)
+        return [part.replace("{py}", python).replace("{out}", str(out)) for part in parts]
+
+
+def short_step(path: Path) -> Producer:
+    return Producer(
+        f"short/{path.stem}",
+        ("{py}", path.name),
+        (*PACKAGE, *SUPPORT, "code/short/_here.py", f"code/short/{path.name}"),
+        cwd="code/short",
+    )
+
+
+def demo(stem: str, *more: str) -> Producer:
+    sources = (*PACKAGE, *SUPPORT, "demos/_common.py", f"demos/{stem}.py", *more)
+    return Producer(f"demos/{stem}", ("{py}", f"demos/{stem}.py"), sources)
+
+
+def all_producers(root: Path = ROOT) -> list[Producer]:
+    """Every program of the book, in the order the build runs them."""
+    rows = [short_step(path) for path in sorted((root / "code" / "short").glob("s[0-9][0-9]_*.py"))]
+    rows += [
+        demo(stem)
+        for stem in ("run_demos", "walkthrough", "number_facts", "errors", "matcher", "fold")
+    ]
+    rows.append(demo("order"))
+    rows.append(
+        Producer(
+            "bench/tinygrad_demo",
+            ("{py}", "demos/tinygrad_demo.py"),
+            ("demos/tinygrad_demo.py", "requirements.txt"),
+            slow=True,
+            timed=True,
+        )
+    )
+    rows.append(
+        Producer(
+            "tests/counts",
+            ("{py}", "scripts/run_tests.py"),
+            (*PACKAGE, *TEST_SUPPORT, counting_layers),
+            full=("--full",),
+            quick=("--quick",),
+            slow=True,
+            echo=True,
+        )
+    )
+    rows.append(
+        Producer(
+            "proofs/proofs",
+            ("{py}", "tests/proofs.py"),
+            (*PACKAGE, "tests/proofs.py", *SUPPORT, "requirements.txt"),
+            quick=("--quick",),
+            slow=True,
+            echo=True,
+        )
+    )
+    rows.append(
+        Producer(
+            "tests/mutant_matrix",
+            ("{py}", "tests/mutant_matrix.py"),
+            (*PACKAGE, package_tests),
+            full=("--full",),
+            slow=True,
+            full_only=True,
+            echo=True,
+        )
+    )
+    rows.append(
+        Producer(
+            "exercises/solutions",
+            ("{py}", "code/exercises/solutions.py"),
+            (
+                *PACKAGE,
+                *SUPPORT,
+                "code/exercises/*.py",
+                "tests/proofs.py",
+                "demos/*.py",
+                "out/tests/mutant_matrix.txt",  # one answer reads the saved matrix
+            ),
+        )
+    )
+    rows.append(
+        Producer(
+            "bench/bench",
+            ("{py}", "demos/bench.py"),
+            (*PACKAGE, "demos/bench*.py", "demos/tinygrad_demo.py", *SUPPORT),
+            full=("--json", "{out}/bench/bench.json"),
+            quick=("--quick", "--busy", "--json", "{out}/bench/bench.json"),
+            slow=True,
+            timed=True,
+            echo=True,
+        )
+    )
+    rows.append(
+        Producer(
+            "bench/machine_info",
+            ("{py}", "scripts/machine_info.py"),
+            ("scripts/machine_info.py", "requirements.txt"),
+            slow=True,
+            timed=True,
+        )
+    )
+    rows.append(
+        Producer(
+            "tests/summary",
+            ("{py}", "scripts/summary.py", "{out}/tests/counts.txt"),
+            ("scripts/summary.py",),
+            full=("--proofs", "{out}/proofs/proofs.txt", "--mutants", "{out}/tests/mutant_matrix.txt"),
+            quick=(
+                "--proofs",
+                "{out}/proofs/proofs.txt",
+                "--mutants",
+                "{out}/tests/mutant_matrix.txt",
+                "--allow-missing",
+            ),
+            always=True,
+        )
+    )
+    return rows
+
+
+PRODUCERS = {row.name: row for row in all_producers()}
+# Outputs under out/ that are data for scripts rather than text for pages; they come from the
+# same run as the named slow output, which stands for them in the staleness check.
+COMPANIONS = {"bench/bench.json": "bench/bench"}
+# Records of a run itself, not of the book's sources: never checked for staleness, never a
+# reason to rerun anything. The time of the last whole run, and the test run's own log (how
+# many tests passed: adding a test must not make the book stale).
+RUN_RECORDS = ("tests/run_all_time.json", "tests/pytest.txt", "tests/pytest.json")
+# The file beside out/ that holds the sources hash each output was made from.
+MANIFEST = "sources.json"
