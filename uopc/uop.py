@@ -647,6 +647,7 @@ _RANGES = {
     Ops.FLOORMOD: _range_floormod,
     Ops.CALL: _range_call,
 }
+# --8<-- [end:range_table]
 
 
 # --8<-- [start:fill_ranges]
@@ -670,6 +671,7 @@ def fill_ranges(u: UOp) -> None:
 # --8<-- [end:fill_ranges]
 
 
+# --8<-- [start:range_of]
 def range_of(u):
     """The (vmin, vmax, safe) triple of u; every src's triple must already be cached."""
     srcs = [s._range for s in u.src]
@@ -682,4 +684,4 @@ def range_of(u):
     return _RANGES[u.op](u, srcs, safe)
 
 
-# --8<-- [end:range_table]
+# --8<-- [end:range_of]

@@ -18,36 +18,3 @@ _RANGES = {
     Ops.FLOORMOD: _range_floormod,
     Ops.CALL: _range_call,
 }
-
-
-def fill_ranges(u: UOp) -> None:
-    """Cache the triple of u and of every node under it that has none yet, srcs first.
-
-    An iterative walk that stops at cached triples: a node is computed once all its srcs
-    have theirs, so usually only u itself and a new constant or two are visited."""
-    stack = [u]
-    while stack:
-        node = stack[-1]
-        missing = [src for src in node.src if src._range is None]
-        if missing:
-            stack.extend(missing)  # computed first; node comes back to the top after them
-            continue
-        stack.pop()
-        if node._range is None:  # a node shared by two users may be pushed twice
-            _set(node, "_range", range_of(node))
-
-
-
-
-def range_of(u):
-    """The (vmin, vmax, safe) triple of u; every src's triple must already be cached."""
-    srcs = [s._range for s in u.src]
-    safe = True
-    for triple in srcs:
-        safe = safe and triple[2]
-    if u.dtype is not I32 and u.dtype is not BOOL:  # i32 and bool nodes are always values
-        # no bounds for floats and places; a float computed from a wrapping int is not exact
-        return UNBOUNDED if safe or u.dtype is not F32 else (-math.inf, math.inf, False)
-    return _RANGES[u.op](u, srcs, safe)
-
-
