@@ -13,6 +13,7 @@ from any folder: Python puts `demos/` itself on the path, so this file is found 
   `main`, makes the run fail (exit status 1, the false claims on stderr) if any was false, after
   everything has been printed.
 - `param(slot, dtype, vmin, vmax)` is tests/common.py's, the one helper for a PARAM node.
+- `state(key, value, meaning)` is tests/counting.py's: it files a number the book quotes.
 - `MACHINE` ends every printed line that depends on the machine, a tool's version or the clock.
 """
 
@@ -27,8 +28,9 @@ if str(ROOT / "tests") not in sys.path:  # tests/common.py, the shared generator
     sys.path.append(str(ROOT / "tests"))
 
 from common import param  # noqa: E402  (found through the path set above)
+from counting import state  # noqa: E402  (the numbers the book quotes, see tests/counting.py)
 
-__all__ = ["MACHINE", "ROOT", "block", "claim", "finish", "param"]
+__all__ = ["MACHINE", "ROOT", "block", "claim", "finish", "param", "state"]
 
 MACHINE = "(this machine)"
 FAILED: list[str] = []

@@ -64,6 +64,7 @@ from bench_graphs import (  # noqa: E402
     traced_build,
     try_long_chain,
 )
+from bench_numbers import state_numbers  # noqa: E402
 from bench_relu import bench_relu  # noqa: E402
 from bench_tinygrad import (  # noqa: E402
     Tinygrad,
@@ -238,9 +239,16 @@ def run(args) -> int:
         print("\n".join(failures), file=sys.stderr)
         print(f"FAILED: {len(failures)} false claims (above)", file=sys.stderr)
         return 1
-    if json_path is not None:
-        Path(json_path).parent.mkdir(parents=True, exist_ok=True)
-        Path(json_path).write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+    if result["busy"] and not args.quick:  # only --busy records disagreements
+        print(f"FAILED: wall and cpu time disagreed: {result['busy'][0]}", file=sys.stderr)
+        return 1
+    state_numbers(result)
+    if json_path is not None:  # through a temporary name: never half a file
+        path = Path(json_path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_name(f".{path.name}.part")
+        temporary.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+        temporary.replace(path)
     return 0
 
 

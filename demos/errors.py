@@ -14,7 +14,7 @@ Quoted blocks, each after a marker line `@@ block NAME` that the book build stri
 false makes the program exit with a non-zero status.
 """
 
-from _common import MACHINE, block, claim, finish, param
+from _common import MACHINE, block, claim, finish, param, state
 
 import gc
 import sys
@@ -168,6 +168,8 @@ def show_chain():
     times = [built - start, sorted_at - built, evaluated - sorted_at, simplified - evaluated]
     steps = ("build", "toposort", "evaluate", "simplify")
     spent = ", ".join(f"{step} {seconds:.2f} s" for step, seconds in zip(steps, times, strict=True))
+    for step, seconds in zip(steps, times, strict=True):
+        state(f"chain_{step}_s", f"{seconds:.2f}", f"seconds to {step} the chain (this machine)")
     print(f"x + 1 + 2 + ... + {STEPS:,}: {nodes:,} nodes; {spent} {MACHINE}")
     block("chain")
     exact = wrap32(STEPS * (STEPS + 1) // 2)
@@ -177,6 +179,10 @@ def show_chain():
     size = len(result.toposort())
     print(f"simplified: {size} nodes, {infix(result, {0: 'x'})}, which evaluates to {again}")
     claim(size == 3 and result.op is Ops.ADD and again == value, "chain: the simplified graph")
+    state("chain_adds", STEPS, "additions in the chain x + 1 + 2 + ...")
+    state("chain_nodes", nodes, "nodes of the chain: one ADD and one CONST per step, and x")
+    state("chain_value", value, "the chain's value at x = 0, the wrapped sum")
+    state("chain_nodes_after", size, "nodes of the chain once simplified")
 
 
 def main() -> int:

@@ -9,7 +9,7 @@ strict rules). Every line is the same on every run. A printed claim that turns o
 the program exit with a non-zero status.
 """
 
-from _common import block, claim, finish, param
+from _common import block, claim, finish, param, state
 
 import math
 import sys
@@ -60,6 +60,7 @@ def show_partial_evaluation():
     print(f"relu(z, 3.0) -> {infix(known, names)}, {size(known)} nodes:")
     print(dumps(known), end="")
     claim(size(known) == 7 and infix(known, names) == "max(((z * 3.0) + 1.0), 0.0)", "relu(z, 3)")
+    state("fold_known_nodes", size(known), "nodes of relu(z, 3.0) once simplified")
     kept = simplify(relu(z, 0.0))
     muls = sum(node.op is Ops.MUL for node in kept.toposort())
     print(f"relu(z, 0.0) -> {infix(kept, names)}, {size(kept)} nodes, {muls} of them a MUL:")
@@ -67,11 +68,14 @@ def show_partial_evaluation():
     differs = [v for v in (-1.0, math.inf, math.nan) if not same(evaluate(product, {0: v}), 0.0)]
     print(f"  the strict rules keep z * 0.0, which is not 0.0 for z in {differs}")
     claim(size(kept) == 6 and muls == 1 and len(differs) == 3, "relu(z, 0.0) keeps z * 0.0")
+    state("fold_zero_nodes", size(kept), "nodes of relu(z, 0.0) once simplified")
+    state("fold_zero_muls", muls, "of them, the MULs")
     i, j = param(0, I32), param(1, I32)
     g = UOp(Ops.CALL, (i * 4 + j, UOp.const(2), UOp.const(1)), CallArg("g"))
     folded = simplify(g)
     print(f"g(i, j) = i*4 + j; g(2, 1) -> {size(folded)} node: CONST {spell_value(folded.arg)}")
     claim(folded is UOp.const(9), "g(2, 1) is CONST 9")
+    state("fold_g_value", folded.arg, "the constant g(2, 1) folds to")
 
 
 def main() -> int:

@@ -12,7 +12,7 @@ Two things must hold whatever the generator draws: every result is correct, and 
 differ (the rules are not confluent). If either fails, the program exits with a non-zero status.
 """
 
-from _common import block, claim, finish
+from _common import block, claim, finish, state
 
 import itertools
 import random
@@ -122,6 +122,22 @@ def main() -> int:
         print(f"  start:    {start}")
         print(f"  default:  {forward}  ({example.sizes[1]} nodes)")
         print(f"  reversed: {backward}  ({example.sizes[2]} nodes)")
+        claim(example.sizes[1] != example.sizes[2], "the example's two results differ in size")
+        state("order_example_seed", example.seed, "the seed of the example pair")
+        state("order_example_nodes", example.sizes[0], "nodes of the example before simplify")
+        state("order_example_default", example.sizes[1], "its nodes after, default order")
+        state("order_example_reversed", example.sizes[2], "its nodes after, reversed order")
+    claim(10 * len(differ) <= PROGRAMS, "at most a tenth of the pairs differ")
+    claim(smaller > 0 and larger > 0, "each order gives the smaller graph at least once")
+    state("order_programs", PROGRAMS, "index programs simplified in both orders")
+    state("order_inputs", len(inputs), "inputs each result is checked on")
+    state("order_same", len(outcomes) - len(differ), "programs whose two results are one node")
+    state("order_different", len(differ), "programs whose two results differ")
+    state("order_default_smaller", smaller, "of those, the default order's is smaller")
+    state("order_reversed_smaller", larger, "of those, the reversed order's is smaller")
+    state("order_same_size", same_size, "of those, both have the same size")
+    state("order_total_default", total_forward, "nodes after, summed, default order")
+    state("order_total_reversed", total_backward, "nodes after, summed, reversed order")
     return finish()
 
 

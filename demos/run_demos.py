@@ -11,7 +11,7 @@ A printed claim that turns out false (two results that must agree, a check that 
 makes the program exit with a non-zero status after printing everything.
 """
 
-from _common import MACHINE, block, claim, finish, param
+from _common import MACHINE, block, claim, finish, param, state
 
 import ctypes
 import math
@@ -100,13 +100,20 @@ def demo_rewrite_loop():
     a, b, c = param(0, I32), param(1, I32), param(2, I32)
     start = a * (b + c)
     print(f"start: {infix(start, {0: 'a', 1: 'b', 2: 'c'})}, rules: distribute, factor")
+    looping, limit = PatternMatcher(LOOP_RULES), 1000
     try:
-        graph_rewrite(start, PatternMatcher(LOOP_RULES), limit=1000)
+        graph_rewrite(start, looping, limit=limit)
         message = "no RewriteLimit"
     except RewriteLimit as error:
         message = f"{type(error).__name__}: {error}"
     print(message)
     claim("distribute" in message and "factor" in message, "demo 2: the limit names both rules")
+    distribute, factor = looping.fired["distribute"], looping.fired["factor"]
+    claim(abs(distribute - factor) <= 1, "demo 2: the two rules alternate")
+    claim(distribute + factor <= limit + 1, "demo 2: no more firings than steps")
+    state("loop_limit", limit, "the rewrite limit demo 2 sets")
+    state("loop_distribute", distribute, "firings of distribute before the limit stops it")
+    state("loop_factor", factor, "firings of factor before the limit stops it")
     alone = graph_rewrite(start, PatternMatcher(LOOP_RULES[:1]))
     print(f"distribute alone stops at {infix(alone, {0: 'a', 1: 'b', 2: 'c'})};", end=" ")
     print(f"the last line of its text: {dumps(alone).splitlines()[-1]}")

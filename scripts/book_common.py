@@ -92,7 +92,9 @@ def parse_number_line(line: str) -> tuple[str, int | float | str, str]:
     rest = line.rstrip("\n")[len(NUMBER_START) :]
     key, equals, text = rest.partition(" = ")
     if not NUMBER_KEY.fullmatch(key) or not equals:
-        raise NumberLineError(f"malformed number line {line.strip()!r} (@@ number KEY = VALUE  # ...)")
+        raise NumberLineError(
+            f"malformed number line {line.strip()!r} (@@ number KEY = VALUE  # ...)"
+        )
     try:
         value, end = json.JSONDecoder().raw_decode(text)
     except json.JSONDecodeError as error:

@@ -10,7 +10,13 @@ Usage: python scripts/machine_info.py
 import importlib.metadata
 import os
 import platform
+import re
 import subprocess
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from counting import state  # noqa: E402  (the numbers appendix D quotes)
 
 
 def proc_field(path: str, field: str) -> str | None:
@@ -68,6 +74,21 @@ def main() -> None:
     width = max(len(label) for label, _ in lines)
     for label, value in lines:
         print(f"  {label + ':':<{width + 1}} {value}")
+    state_machine(dict(lines))
+
+
+def state_machine(labels: dict) -> None:
+    """machine_<label> for each line (the cores also as a number) and the bare versions."""
+    for label, value in labels.items():
+        key = "machine_" + re.sub(r"[^a-z0-9]+", "_", label.lower()).strip("_")
+        value = int(value) if key == "machine_cores" else value
+        state(key, value, f"the benchmark machine's {label} (this machine)")
+    state("python_version", labels["Python"].split()[0], "Python's version (this machine)")
+    state("numpy_version", labels["NumPy"], "NumPy's version (this machine)")
+    state("z3_version", labels["z3"], "z3's version (this machine)")
+    state("tinygrad_version", labels["tinygrad"], "tinygrad's version (this machine)")
+    clang = re.search(r"clang version ([\d.]+)", labels["clang"])
+    state("clang_version", clang[1] if clang else "unknown", "clang's version (this machine)")
 
 
 if __name__ == "__main__":

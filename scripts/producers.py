@@ -125,8 +125,8 @@ def all_producers(root: Path = ROOT) -> list[Producer]:
             "tests/counts",
             ("{py}", "scripts/run_tests.py"),
             (*PACKAGE, *TEST_SUPPORT, counting_layers),
-            full=("--full",),
-            quick=("--quick",),
+            full=("--full", "--records", "{out}/tests"),
+            quick=("--quick", "--records", "{out}/tests"),
             slow=True,
             echo=True,
         )
@@ -192,7 +192,12 @@ def all_producers(root: Path = ROOT) -> list[Producer]:
             "tests/summary",
             ("{py}", "scripts/summary.py", "{out}/tests/counts.txt"),
             ("scripts/summary.py",),
-            full=("--proofs", "{out}/proofs/proofs.txt", "--mutants", "{out}/tests/mutant_matrix.txt"),
+            full=(
+                "--proofs",
+                "{out}/proofs/proofs.txt",
+                "--mutants",
+                "{out}/tests/mutant_matrix.txt",
+            ),
             quick=(
                 "--proofs",
                 "{out}/proofs/proofs.txt",

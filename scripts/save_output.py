@@ -11,6 +11,13 @@ print the same bytes. Its standard output is saved; its standard error passes th
 - Marker lines `@@ block NAME` are stripped. The whole output goes to ROOT/KIND/STEM.txt and
   each block (from its marker to the next one or the end) to ROOT/KIND/STEM/NAME.txt. Block
   files of an earlier run that the program no longer prints are removed.
+- Lines `@@ number KEY = VALUE  # MEANING` (tests/counting.state: a number the book quotes,
+  stated where it is computed) are stripped too, and filed as ROOT/KIND/STEM.numbers.json,
+  {KEY: {"value": VALUE, "meaning": MEANING}}; scripts/make_numbers.py merges these files.
+  The program runs with BOOK_NUMBERS=1, which makes counting.state print them.
+- The set is written whole or not at all: every file through a temporary name and a rename,
+  the blocks into a new folder that replaces the old one; the whole output is renamed into
+  place last. A run killed half-way leaves hidden temporary files that the next run removes.
 - An output listed in book_common.SOURCES (the slow and the machine-dependent ones) starts with
   `# sources: <hash>` of the files it came from; only the whole file carries it.
 - An empty output, an empty block, a repeated block name or a malformed marker is an error:
@@ -20,16 +27,29 @@ ROOT defaults to out/ in the repository; --cwd defaults to the repository root.
 """
 
 import argparse
+import json
 import os
+import shutil
+import signal
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-from book_common import BLOCK_LINE, ROOT, SOURCES, header
+from book_common import (
+    BLOCK_LINE,
+    NUMBER_START,
+    ROOT,
+    SOURCES,
+    NumberLineError,
+    header,
+    parse_number_line,
+    write_atomic,
+)
 
 FIXED_ENVIRONMENT = {
+    "BOOK_NUMBERS": "1",
     "PYTHONHASHSEED": "0",
     "LC_ALL": "C.UTF-8",
     "TZ": "UTC",
@@ -40,6 +60,24 @@ SHOWN_ON_FAILURE = 40  # lines of output shown when the command fails
 
 class OutputError(Exception):
     pass
+
+
+def split_numbers(text: str) -> tuple[str, dict[str, dict]]:
+    """(the text without number lines, {key: {"value": ..., "meaning": ...}})."""
+    kept, numbers = [], {}
+    for line in text.splitlines(keepends=True):
+        if not line.startswith(NUMBER_START):
+            kept.append(line)
+            continue
+        try:
+            key, value, meaning = parse_number_line(line)
+        except NumberLineError as error:
+            raise OutputError(str(error)) from None
+        stated = {"value": value, "meaning": meaning}
+        if numbers.get(key, stated) != stated:
+            raise OutputError(f"number {key} is stated twice, as {numbers[key]} and {stated}")
+        numbers[key] = stated
+    return "".join(kept), dict(sorted(numbers.items()))
 
 
 def split_blocks(text: str) -> tuple[str, dict[str, str]]:
@@ -65,16 +103,46 @@ def split_blocks(text: str) -> tuple[str, dict[str, str]]:
     return "".join(whole), blocks
 
 
-def write_text(path: Path, text: str) -> None:
-    """Write through a temporary file, so an interrupted run never leaves half a file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(path.name + ".part")
-    temporary.write_text(text, encoding="utf-8")
-    temporary.replace(path)
+def remove_leftovers(folder: Path, stem: str) -> None:
+    """Remove what a run killed half-way left: hidden temporary files and folders of stem."""
+    if not folder.is_dir():
+        return
+    for path in folder.glob(f".{stem}*"):
+        if path.is_dir():
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            path.unlink(missing_ok=True)
+
+
+def write_set(root: Path, kind: str, stem: str, whole: str, blocks: dict, numbers: dict):
+    """Write the output, its blocks and its numbers; the whole output last. Return the paths."""
+    folder = root / kind
+    folder.mkdir(parents=True, exist_ok=True)
+    remove_leftovers(folder, stem)
+    numbers_path = folder / f"{stem}.numbers.json"
+    if numbers:
+        write_atomic(numbers_path, json.dumps(numbers, indent=1, ensure_ascii=False) + "\n")
+    else:
+        numbers_path.unlink(missing_ok=True)
+    written = [folder / f"{stem}.txt"]
+    final, new, old = folder / stem, folder / f".{stem}.new", folder / f".{stem}.old"
+    if blocks:
+        new.mkdir()
+        for name, block in blocks.items():
+            (new / f"{name}.txt").write_text(block, encoding="utf-8")
+            written.append(final / f"{name}.txt")
+    if final.is_dir():
+        final.rename(old)
+    if blocks:
+        new.rename(final)
+    shutil.rmtree(old, ignore_errors=True)
+    write_atomic(written[0], whole)
+    return written + ([numbers_path] if numbers else [])
 
 
 def save(root: Path, kind: str, stem: str, output: str) -> list[Path]:
-    """Write the whole output and its blocks; return the paths written."""
+    """Write the whole output, its blocks and its numbers; return the paths written."""
+    output, numbers = split_numbers(output)
     whole, blocks = split_blocks(output)
     if not whole.strip():
         raise OutputError("the program printed nothing")
@@ -82,20 +150,13 @@ def save(root: Path, kind: str, stem: str, output: str) -> list[Path]:
     if key in SOURCES:
         whole = header(key) + whole
     elif kind == "bench":
-        raise OutputError(f"{key}: an output in out/bench/ needs its sources in book_common")
-    written = [root / kind / f"{stem}.txt"]
-    write_text(written[0], whole)
-    folder = root / kind / stem
-    if folder.is_dir():
-        for old in folder.glob("*.txt"):
-            if old.stem not in blocks:
-                old.unlink()
-        if not any(folder.iterdir()):
-            folder.rmdir()
-    for name, block in blocks.items():
-        written.append(folder / f"{name}.txt")
-        write_text(written[-1], block)
-    return written
+        raise OutputError(f"{key}: an output in out/bench/ needs its sources in producers.py")
+    return write_set(root, kind, stem, whole, blocks, numbers)
+
+
+def _stop(signum, frame):
+    # a stop while the set is written is a normal exit: the finally clauses clean up
+    raise SystemExit(128 + signum)
 
 
 def environment() -> dict:
@@ -135,6 +196,7 @@ def main(argv=None) -> int:
     if not command:
         parser.error("no command given (put it after --)")
     name = f"{args.kind}/{args.stem}"
+    signal.signal(signal.SIGTERM, _stop)
     started = time.monotonic()
     status, output = run(command, args.cwd, args.echo)
     seconds = time.monotonic() - started
@@ -149,7 +211,10 @@ def main(argv=None) -> int:
     except OutputError as error:
         print(f"save_output: {name}: {error}", file=sys.stderr)
         return 1
-    blocks = f", {len(written) - 1} blocks" if len(written) > 1 else ""
+    blocks = sum(path.parent.name == args.stem for path in written)
+    numbers = sum(path.name.endswith(".numbers.json") for path in written)
+    blocks = f", {blocks} blocks" if blocks else ""
+    blocks += f", {len(json.loads(written[-1].read_text()))} numbers" if numbers else ""
     shown = written[0].resolve()
     shown = shown.relative_to(ROOT) if shown.is_relative_to(ROOT) else shown
     print(f"saved {shown} ({output.count(chr(10))} lines{blocks}, {seconds:.1f} s)")

@@ -9,11 +9,17 @@ y = UOp(Ops.PARAM, arg=ParamArg(1, F32))
 shared = (x + y) is (x + y)
 print("x + y is x + y:", shared)
 
+DOUBLINGS = 18
 p = x
-for _ in range(18):
+for _ in range(DOUBLINGS):
     p = p + p
 nodes = len(p.toposort())
-print("p = p + p, 18 times: nodes in the graph", nodes)
-print("as a tree it would have 2**19 - 1 =", 2**19 - 1)  # computed, never built
-if not shared or nodes != 19:
-    raise SystemExit("hash consing must give one node per meaning")
+tree = 2 ** (DOUBLINGS + 1) - 1  # computed, never built
+print(f"p = p + p, {DOUBLINGS} times: nodes in the graph", nodes)
+print(f"as a tree it would have 2**{DOUBLINGS + 1} - 1 =", tree)
+if not shared or nodes != DOUBLINGS + 1:
+    raise SystemExit("hash consing must give one node per structure")
+
+_here.state("s05_doublings", DOUBLINGS, "times p = p + p is applied")
+_here.state("s05_nodes", nodes, "nodes in the graph of p after the doublings")
+_here.state("s05_tree_nodes", tree, "nodes p would have as a tree")

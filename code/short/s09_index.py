@@ -33,3 +33,6 @@ for value in (first - 1, first, big.vmax):  # the last that fits, the first and 
     if fits != (value < first):
         raise SystemExit(f"expected big*4 to wrap exactly from big = {first}")
 print(f"inputs at which big*4 wraps: {wrapping} (big from {first} to {big.vmax})")
+
+_here.state("s09_wrap_inputs", wrapping, "values of big in [0, 2**30] at which big*4 wraps")
+_here.state("s09_wrap_first", first, "the smallest value of big at which big*4 wraps")

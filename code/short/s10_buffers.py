@@ -16,9 +16,10 @@ for i in range(3):
 args = [UOp(Ops.BUFFER, arg=ParamArg(slot, Ptr(F32, 3))) for slot in range(3)]
 call = make_call(kernel.body(), args, "add3")
 
+SHOWN = 15  # lines of the text form printed
 lines = dumps(call).splitlines()
-print("\n".join(lines[:15]))
-print(f"... {len(lines) - 15} more lines")
+print("\n".join(lines[:SHOWN]))
+print(f"... {len(lines) - SHOWN} more lines")
 source = render(call)
 print(source[source.index("void add3") :], end="")
 
@@ -30,3 +31,6 @@ print("C:          ", buffers[2].tolist())
 print("interpreter:", lists[2])
 if not buffers[2].tolist() == lists[2] == [11.0, 22.0, 33.0]:
     raise SystemExit("both runs must give [11.0, 22.0, 33.0]")
+
+_here.state("s10_text_lines_shown", SHOWN, "lines of the kernel's text form printed")
+_here.state("s10_text_lines", len(lines), "lines of the kernel's whole text form")

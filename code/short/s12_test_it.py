@@ -14,11 +14,12 @@ from uopc.symbolic import simplify
 from uopc.textfmt import infix
 
 NAMES = {0: "x", 1: "y", 2: "z"}  # the i32, f32 and bool params
+PROGRAMS = 2000  # random programs tried, each on 20 random inputs
 
 
 def first_difference(fast_math):
     """The first seed whose program changes value when simplified, with its input."""
-    for seed in range(2000):
+    for seed in range(PROGRAMS):
         r = random.Random(seed)
         root, params = gen_program(r)
         simpler = simplify(root, fast_math=fast_math)
@@ -56,10 +57,10 @@ def show(label, text):
 strict = first_difference(fast_math=False)
 if strict is not None:
     raise SystemExit(f"strict rules changed a value at seed {strict[0]}")
-print("strict: no difference in 2000 programs")
+print(f"strict: no difference in {PROGRAMS} programs")
 found = first_difference(fast_math=True)
 if found is None:
-    raise SystemExit("fast math: no difference found in 2000 programs")
+    raise SystemExit(f"fast math: no difference found in {PROGRAMS} programs")
 seed, root, simpler, env = found
 inputs = ", ".join(f"{NAMES[slot]} = {value}" for slot, value in env.items())
 print(f"fast math: first difference at seed {seed}, at {inputs}")
@@ -77,3 +78,7 @@ if case is None or not zeros:
 a, b, value = case
 show("the factor that folds to 0.0: ", infix(b, NAMES))
 print(f"the other factor here: {value} (negative, finite), so the product is -0.0")
+
+_here.state("s12_programs", PROGRAMS, "random programs the strict rules left unchanged in value")
+_here.state("s12_fast_seed", seed, "the first seed whose program fast math changes")
+_here.state("s12_inputs", inputs, "the inputs at which that program's value changes")

@@ -1,0 +1,88 @@
+"""The numbers appendix D and the chapters quote from the benchmark, stated where they are
+measured (tests/counting.state): bench.py calls state_numbers with the data it saves in
+out/bench/bench.json. Every time is cpu time (process time, with clang's own in the compile
+block); every text value is rounded as its sentence says ("about", 2 or 3 digits)."""
+
+from counting import significant, state
+
+MACHINE = "(this machine)"
+
+
+def state_numbers(data: dict) -> None:
+    state_relu(data["relu_cpu_ns"], data["relu_plain_loop"])
+    state_compile(data["compile_cpu"])
+    state_graphs(data["graphs"])
+    tinygrad = data["tinygrad"]
+    figures = (tinygrad.get("figures") or {}) if tinygrad["version"] else {}
+    for key, figure, what in (
+        ("bench_target_nodes_per_s", "nodes_per_second_cpu", "nodes per second"),
+        ("bench_target_chain", "chain_seconds_cpu", "time on the chain of additions"),
+        ("bench_target_bytes", "bytes_per_distinct_node", "bytes per distinct node"),
+    ):
+        if figure in figures:
+            ratio = f"{figures[figure]['uopc_over_tinygrad']:.2f}"
+            state(key, ratio, f"uopc's {what} over tinygrad's, 2 decimals {MACHINE}")
+
+
+def state_relu(relu: dict, plain: dict) -> None:
+    """relu(x*y+1) three ways, in ns of cpu time per element or per call."""
+    interp, per_call, loop = relu["interpreter"], relu["ctypes_per_element"], relu["c_loop"]
+    state("bench_interp_ns_per_element", significant(interp, 3), f"interpreter, ns {MACHINE}")
+    state("bench_ctypes_ns_per_call", significant(per_call, 3), f"one ctypes call, ns {MACHINE}")
+    state("bench_loop_ns_per_element", significant(loop, 2), f"the C loop, ns {MACHINE}")
+    plain_ns = significant(plain["cpu"], 2)
+    state("bench_loop_plain_ns_per_element", plain_ns, f"a plain -O2 C loop, ns {MACHINE}")
+    state("bench_ratio_interp_loop", f"{interp / loop:,.0f}", f"interpreter over loop {MACHINE}")
+    state("bench_ratio_ctypes_loop", f"{per_call / loop:,.0f}", f"ctypes call over loop {MACHINE}")
+    ratio = f"{loop / plain['cpu']:.2f}"
+    state("bench_ratio_loop_plain", ratio, f"our loop over the plain -O2 loop {MACHINE}")
+
+
+def state_compile(times: dict) -> None:
+    """Compile times of growing functions at -O0 and -O2, and how they grow with the size."""
+    statements = times["statements"]
+    order = sorted(range(len(statements)), key=lambda i: statements[i])
+    largest, before = order[-1], order[-2]
+    state("bench_compile_largest_statements", statements[largest], "statements, largest size")
+    state("bench_compile_before_statements", statements[before], "statements, the size before")
+    state("bench_compile_smallest_statements", statements[order[0]], "statements, smallest")
+    share = round(100 * times["empty"]["O2"] / times["O2"][order[0]])
+    state("bench_compile_startup_share_o2", share, f"% of the smallest -O2 compile {MACHINE}")
+    size_growth = statements[largest] / statements[before]
+    for level in ("O0", "O2"):
+        low, empty = level.lower(), times["empty"][level]
+        net, net_before = times[level][largest] - empty, times[level][before] - empty
+        state(f"bench_compile_largest_{low}_s", f"{times[level][largest]:.3f}", f"s {MACHINE}")
+        state(f"bench_compile_empty_{low}_s", f"{empty:.3f}", f"s, an empty file {MACHINE}")
+        state(f"bench_compile_net_{low}_s", f"{net:.3f}", f"s, less the empty file {MACHINE}")
+        growth = net / net_before
+        state(f"bench_compile_growth_{low}", f"{growth:.1f}", f"net time growth {MACHINE}")
+        state(f"bench_compile_shape_{low}", shape(growth / size_growth), f"growth {MACHINE}")
+
+
+def shape(relative: float) -> str:
+    """How a time grew against the size: within 20% of it is "about linearly"."""
+    if relative > 1.2:
+        return "more than linearly"
+    if relative < 1 / 1.2:
+        return "less than linearly"
+    return "about linearly"
+
+
+def state_graphs(graphs: dict) -> None:
+    """The 300 index expressions: their size, memory and simplify speed; p = p + p."""
+    state("bench_expressions", graphs["expressions"], "index expressions built and simplified")
+    state("bench_graph_nodes_total", graphs["nodes"], "their nodes, summed over expressions")
+    state("bench_graph_nodes_distinct", graphs["distinct"], "of them, distinct nodes")
+    state("bench_graph_kib", round(graphs["traced_bytes"] / 1024), f"KiB to build them {MACHINE}")
+    bytes_per_node = round(graphs["bytes_per_distinct_node"])
+    state("bench_bytes_per_node", bytes_per_node, f"bytes per distinct node {MACHINE}")
+    milliseconds = round(graphs["simplify_seconds_cpu"] * 1000)
+    state("bench_simplify_ms", milliseconds, f"ms of cpu to simplify them all {MACHINE}")
+    speed = round(graphs["nodes_per_second_cpu"])
+    state("bench_simplify_nodes_per_s", speed, f"nodes simplified per cpu second {MACHINE}")
+    state("bench_graph_nodes_after", graphs["nodes_after"], "nodes left after simplify")
+    doubling = graphs["doubling"]
+    state("bench_doublings", doubling["count"], "times p = p + p is applied")
+    state("bench_doubling_nodes", doubling["nodes"], "nodes of p after the doublings")
+    state("bench_doubling_tree", doubling["tree"], "nodes p would have as a tree")

@@ -1,0 +1,163 @@
+"""The book's build: run every program of scripts/producers.py whose sources changed, then draw
+the figures, cut the listings and merge the numbers. ./run_all.sh calls it after the set-up.
+
+    python scripts/build_book.py [--quick [--with-mutants]] [--force] [--only NAME ...]
+    python scripts/build_book.py --deterministic-into DIR
+
+- A program runs again only when the hash of the sources its row declares differs from the
+  hash saved with its output (the `# sources:` first line of a slow output, out/sources.json
+  for the others), or its output is missing; `--force` runs every one. A row marked `always`
+  (the summary, made from other outputs) runs every time; so do the figures, the listings and
+  the numbers, which take seconds.
+- `--quick`: quick sizes; the sized outputs go to build/quick/out/, never to out/; the planted
+  bugs are left out unless --with-mutants.
+- `--deterministic-into DIR`: only the outputs that must come out byte for byte the same, all
+  of them, written under DIR (scripts/check_stale.py compares them with out/).
+- `--only NAME ...`: those rows (by name, "demos/order", or a part of it), forced.
+Each program runs through scripts/save_output.py (fixed environment, blocks, numbers, atomic
+writes). A program that fails stops the build with its status. A whole full run (every row
+made, none reused) records its elapsed time in out/tests/run_all_time.json for appendix C;
+RUN_ALL_STARTED (set by run_all.sh) makes that time include the set-up.
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from book_common import ROOT, read_header, sources_hash, write_atomic
+from producers import MANIFEST, PRODUCERS, Producer
+
+
+class Build:
+    def __init__(self, out: Path, slow_out: Path, excerpts: Path, quick: bool, python: str):
+        self.out, self.slow_out, self.excerpts = out, slow_out, excerpts
+        self.quick, self.python = quick, python
+        self.ran: list[str] = []
+        self.reused: list[str] = []
+
+    def root_of(self, row: Producer) -> Path:
+        return self.slow_out if row.slow or row.sized else self.out
+
+    def saved_hash(self, row: Producer) -> str | None:
+        root = self.root_of(row)
+        path = root / f"{row.name}.txt"
+        if not path.exists():
+            return None
+        if row.slow:
+            return read_header(path)
+        return load_manifest(root).get(row.name)
+
+    def run(self, row: Producer) -> None:
+        root = self.root_of(row)
+        now = sources_hash(row.name)  # before the run: a source edited meanwhile reruns it
+        command = [self.python, str(ROOT / "scripts" / "save_output.py"), "--root", str(root)]
+        command += ["--cwd", str(ROOT / row.cwd), *(["--echo"] if row.echo else [])]
+        command += [row.kind, row.name.split("/", 1)[1], "--"]
+        command += row.argv(self.python, self.quick, root)
+        say(f"{row.name}: {' '.join(row.argv('python', self.quick, root))}")
+        status = subprocess.run(command, cwd=ROOT).returncode
+        if status != 0:
+            raise SystemExit(f"build_book: {row.name} failed (exit {status}); nothing saved")
+        manifest = load_manifest(root)
+        manifest[row.name] = now
+        write_atomic(root / MANIFEST, json.dumps(dict(sorted(manifest.items())), indent=1) + "\n")
+        self.ran.append(row.name)
+
+    def step(self, row: Producer, force: bool) -> None:
+        if force or row.always or self.saved_hash(row) != sources_hash(row.name):
+            self.run(row)
+        else:
+            self.reused.append(row.name)
+
+    def finish(self, deterministic: bool) -> None:
+        """The figures, the listings and the numbers: made every time, from what is saved."""
+        figures = [self.python, "scripts/make_figures.py", "--out", str(self.out / "figures")]
+        data = self.out / "bench" / "bench.json"
+        figures += ["--data", str(data)] if data.exists() else []
+        say("the figures (scripts/make_figures.py)")
+        check(figures)
+        say("the listings (scripts/make_excerpts.py)")
+        check([self.python, "scripts/make_excerpts.py", "--out", str(self.excerpts)])
+        say("the numbers (scripts/make_numbers.py)")
+        check([self.python, "scripts/make_numbers.py", "--out", str(self.out)])
+
+
+def load_manifest(root: Path) -> dict:
+    path = root / MANIFEST
+    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+
+
+def say(text: str) -> None:
+    print(f"\n== {text}", flush=True)
+
+
+def check(command: list[str]) -> None:
+    status = subprocess.run(command, cwd=ROOT).returncode
+    if status != 0:
+        raise SystemExit(f"build_book: {' '.join(command)} failed (exit {status})")
+
+
+def chosen_rows(options) -> list[Producer]:
+    rows = list(PRODUCERS.values())
+    if options.deterministic_into:
+        return [row for row in rows if not row.slow]
+    if options.quick and not options.with_mutants:
+        for row in rows:
+            if row.full_only:
+                print(f"build_book: {row.name} is left out of a quick run (--with-mutants)")
+        rows = [row for row in rows if not row.full_only]
+    if options.only:
+        wanted = [row for row in rows if any(part in row.name for part in options.only)]
+        if not wanted:
+            raise SystemExit(f"build_book: no program matches {options.only}")
+        rows = wanted + [row for row in rows if row.always and row not in wanted]
+    return rows
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="quick sizes (build/quick/out)")
+    parser.add_argument("--with-mutants", action="store_true", help="planted bugs in --quick")
+    parser.add_argument("--force", action="store_true", help="run every program")
+    parser.add_argument("--only", nargs="+", help="only these programs (forced)")
+    parser.add_argument("--deterministic-into", type=Path, help="the same-bytes outputs, into DIR")
+    options = parser.parse_args(argv)
+    started = float(os.environ.get("RUN_ALL_STARTED") or time.time())
+    python = os.environ.get("PYTHON") or sys.executable
+    out = slow_out = ROOT / "out"
+    excerpts = ROOT / "excerpts"
+    if options.quick:
+        slow_out = ROOT / "build" / "quick" / "out"
+    if options.deterministic_into:
+        out = slow_out = options.deterministic_into.resolve()
+        excerpts = out / "excerpts"
+        out.mkdir(parents=True, exist_ok=True)
+    build = Build(out, slow_out, excerpts, options.quick, python)
+    force = options.force or bool(options.only) or bool(options.deterministic_into)
+    with tempfile.TemporaryDirectory(prefix="uopc-build-cache-") as cache:
+        os.environ["UOPC_CACHE"] = cache  # one cache of compiled libraries for the whole run
+        for row in chosen_rows(options):
+            build.step(row, force)
+    build.finish(bool(options.deterministic_into))
+    elapsed = round(time.time() - started)
+    whole = not (options.quick or options.only or options.deterministic_into or build.reused)
+    if whole:  # every program made again: the time of a whole full run, for appendix C
+        write_atomic(
+            ROOT / "out" / "tests" / "run_all_time.json", json.dumps({"seconds": elapsed}) + "\n"
+        )
+        check([python, "scripts/make_numbers.py", "--out", str(out)])
+    if build.reused:
+        print(f"\nunchanged, not run again: {', '.join(build.reused)}")
+    print(f"run again: {', '.join(build.ran) or 'nothing'}")
+    mode = "quick" if options.quick else "deterministic" if options.deterministic_into else "full"
+    print(f"\nrun_all.sh ({mode}): done in {elapsed // 60}m{elapsed % 60:02d}s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,76 @@
+"""The test suite as a program of the book: its counts are the output, its log a run record.
+
+    python scripts/run_tests.py [--full | --quick] [--records DIR]
+
+Runs `python -m pytest -n 2` (with --full at the book's sizes) over the package's tests, less
+the tests of the book's own production (producers.BOOK_TESTS: they run the book's programs a
+second time, and the build runs each program once; the quick suite runs them). Every layer
+appends its COUNT, FIGURE and `@@ number` lines to one file (UOPC_COUNTS); sorted, that file is
+what this program prints, so that two runs print the same bytes.
+
+pytest's own log is shown on standard error as it runs and kept in DIR/pytest.txt, with
+DIR/pytest.json ({"passed": N, "seconds": S}): records of the run, like the build's elapsed
+time. They say how many tests passed on the last run; they are not book numbers, so a new test
+makes nothing stale. DIR defaults to out/tests (the build passes build/quick/out/tests under
+--quick). Exits with pytest's status when it fails.
+"""
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from book_common import ROOT, write_atomic
+from producers import BOOK_TESTS
+
+SUMMARY = re.compile(r"^=+ (?:.*?\b)?(\d+) passed\b.* in ([\d.]+)s", re.MULTILINE)
+
+
+def pytest_command(full: bool) -> list[str]:
+    command = [sys.executable, "-m", "pytest", "-n", "2", "-p", "no:cacheprovider"]
+    command += ["--full"] if full else []
+    command += [f"--ignore=tests/{name}" for name in BOOK_TESTS]
+    return command
+
+
+def run(full: bool, records: Path) -> int:
+    with tempfile.TemporaryDirectory(prefix="uopc-counts-") as folder:
+        counts = Path(folder) / "counts.txt"
+        counts.touch()
+        env = dict(os.environ, UOPC_COUNTS=str(counts))
+        env.pop("BOOK_NUMBERS", None)  # the layers write their numbers to the counts file
+        log = []
+        with subprocess.Popen(
+            pytest_command(full), cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True
+        ) as child:
+            for line in child.stdout:
+                log.append(line)
+                sys.stderr.write(line)
+        text = "".join(log)
+        write_atomic(records / "pytest.txt", text)
+        match = SUMMARY.search(text)
+        if child.returncode != 0 or not match:
+            print(f"run_tests: pytest exited {child.returncode}", file=sys.stderr)
+            return child.returncode or 1
+        record = {"passed": int(match[1]), "seconds": float(match[2])}
+        write_atomic(records / "pytest.json", json.dumps(record) + "\n")
+        sys.stdout.write("".join(sorted(counts.read_text(encoding="utf-8").splitlines(True))))
+    return 0
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    size = parser.add_mutually_exclusive_group()
+    size.add_argument("--full", action="store_true", help="the book's sizes")
+    size.add_argument("--quick", action="store_true", help="quick sizes (the default)")
+    parser.add_argument("--records", type=Path, default=ROOT / "out" / "tests")
+    args = parser.parse_args(argv)
+    return run(args.full, args.records)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
