@@ -1,13 +1,14 @@
-"""scripts/make_numbers.py against the programs whose output it reads: producer and consumer
-tested together.
+"""The numbers the book quotes: stated by the programs that compute them, merged by
+scripts/make_numbers.py.
 
-A parser tested only on text typed into its test keeps passing when the program it reads
-changes what it prints; the book's full run then fails at its very end (it did once, when the
-planted-bug matrix renamed a line). So every collector of make_numbers.py is fed here the real
-output of a small run of its program, saved by scripts/save_output.py exactly as run_all.sh
-saves it, and must find every key it promises. The expensive producers (the exercise answers,
-the benchmark) are parsed in the tests that run them already (test_exercises.py, test_bench.py)
-through `parsed` below; the last test checks that no collector is left without such a test.
+A program states a number with tests/counting.state; scripts/save_output.py files the stated
+lines beside the output; make_numbers.py merges the files with the values read from the code
+and the run records. Here the merge is tried on files written for the test (a conflict, a bad
+value, a missing program), and the cheap producers are run as the build runs them, through
+save_output.py, to show that they state the keys the pages use. The expensive producers (the
+exercise answers, the benchmark, the proofs, the test layers, the planted bugs) are checked the
+same way in the tests that run them already (`stated` below). The last test ties the pages to
+the saved numbers: every key a page uses is in out/numbers.json.
 """
 
 import json
@@ -23,290 +24,152 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 
 import make_numbers  # noqa: E402  (after the path set-up)
+from book_common import parse_number_line  # noqa: E402
 
 pytestmark = pytest.mark.layer("numbers")
 
 
 def child_env() -> dict:
     """The environment of a producer: no counts file (a producer run here is not the suite's)."""
-    return {k: v for k, v in os.environ.items() if k != "UOPC_COUNTS"}
+    return {k: v for k, v in os.environ.items() if k not in ("UOPC_COUNTS", "BOOK_NUMBERS")}
 
 
 def produce(out: Path, kind: str, stem: str, command: list[str], cwd: Path = ROOT) -> str:
-    """Run command through save_output.py into out/KIND/STEM.txt, as run_all.sh does."""
+    """Run command through save_output.py into out/KIND/STEM.txt, as the build does."""
     save = [sys.executable, str(ROOT / "scripts" / "save_output.py"), "--root", str(out)]
     save += ["--cwd", str(cwd), kind, stem, "--", *command]
-    done = subprocess.run(save, capture_output=True, text=True, env=child_env(), timeout=600)
+    done = subprocess.run(save, capture_output=True, text=True, env=child_env(), timeout=900)
     assert done.returncode == 0, f"{' '.join(command)} failed:\n{done.stdout}{done.stderr}"
     return (out / kind / f"{stem}.txt").read_text(encoding="utf-8")
 
 
-def parsed(collector: str, out: Path) -> tuple[dict, list[str]]:
-    """(the keys the collector puts, its failures) on the outputs saved under out."""
-    make_numbers.NUMBERS.clear()
-    make_numbers.FAILED.clear()
-    getattr(make_numbers, collector)(out)
-    return dict(make_numbers.NUMBERS), list(make_numbers.FAILED)
+def stated(out: Path, kind: str, stem: str) -> dict:
+    """{key: value} of what the program saved as out/KIND/STEM stated."""
+    path = out / kind / f"{stem}.numbers.json"
+    assert path.exists(), f"{kind}/{stem} stated no number"
+    return {key: entry["value"] for key, entry in json.loads(path.read_text()).items()}
 
 
-def keys_of(collector: str) -> list[str]:
-    """The keys a collector's docstring promises (the words in snake_case with an underscore
-    that name a key, e.g. `mutants_total`), less the families written with <...>."""
-    doc = getattr(make_numbers, collector).__doc__
-    return [w for w in re.findall(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b", doc) if "<" not in w]
+def stated_in(text: str) -> dict:
+    """{key: value} of the `@@ number` lines of a program's standard output."""
+    lines = [line for line in text.splitlines() if line.startswith("@@ number ")]
+    return {key: value for key, value, _ in map(parse_number_line, lines)}
 
 
 def python(*args) -> list[str]:
     return [sys.executable, *map(str, args)]
 
 
-# ---------------------------------------------------------------------------------------------
-# The planted bugs: the matrix and the harness, each on two mutants that the unit layer catches
-# ---------------------------------------------------------------------------------------------
+def write_stated(out: Path, name: str, numbers: dict) -> None:
+    (out / name).parent.mkdir(parents=True, exist_ok=True)
+    (out / f"{name}.txt").write_text("output\n", encoding="utf-8")
+    entries = {key: {"value": value, "meaning": "a test"} for key, value in numbers.items()}
+    (out / f"{name}.numbers.json").write_text(json.dumps(entries), encoding="utf-8")
 
 
-def test_matrix_report_is_what_the_numbers_read(tmp_path):
-    """A tiny real run (two mutants, columns A and B, quick sizes): the same path as the full
-    run, through the real child processes, the real formatter and the real parser."""
-    command = python(ROOT / "tests" / "mutant_matrix.py", "--only", "2", "9", "--layers", "AB")
-    text = produce(tmp_path, "tests", "mutant_matrix", command)
-    numbers, failed = parsed("collect_matrix", tmp_path)
-    assert failed == []
-    assert "caught by layer: A 2, B 0" in text
-    assert numbers["mutants_single_catcher"] == numbers["mutants_single_layer"] == 2
-    assert numbers["mutants_matrix_total"] == numbers["mutants_matrix_rows"] == 2
-    assert numbers["mutants_missed"] == 0
-
-
-def test_matrix_report_with_every_column(tmp_path):
-    """report_lines with the columns of a full run (A to L, M, S, P): the parser reads the line
-    for the book's layers too, and checks the printed totals against the rows."""
-    import mutant_matrix
-
-    columns = [(letter, name) for letter, name, _ in mutant_matrix.BOOK_LAYERS]
-    columns += [(letter, name) for letter, name, _ in mutant_matrix.EXTRA_LAYERS]
-    columns.append(mutant_matrix.OTHER)
-    rows = [("a bug", {"A", "P"}), ("another bug", {"J"}), ("a third bug", {"C", "D", "E"})]
-    lines = mutant_matrix.report_lines(rows, columns)
-    (tmp_path / "tests").mkdir()
-    (tmp_path / "tests" / "mutant_matrix.txt").write_text("\n".join(lines) + "\n")
-    numbers, failed = parsed("collect_matrix", tmp_path)
-    assert failed == []
-    assert numbers["mutants_single_catcher"] == 1  # over every column: "another bug"
-    assert numbers["mutants_single_book_layer"] == 2  # A to L alone: "a bug" too
-    assert numbers["mutants_matrix_total"] == 3
-    # a hand edit of a total is caught
-    edited = "\n".join(lines).replace("caught by layer: A 1,", "caught by layer: A 2,")
-    (tmp_path / "tests" / "mutant_matrix.txt").write_text(edited + "\n")
-    assert any("per-layer totals" in f for f in parsed("collect_matrix", tmp_path)[1])
-
-
-def test_mutants_line_is_what_the_numbers_read(tmp_path):
-    command = python(ROOT / "tests" / "mutants.py", "--only", "2", "9")
-    command += ["--files", "test_rules_unit.py"]
-    produce(tmp_path, "tests", "mutants", command)
-    numbers, failed = parsed("collect_mutants", tmp_path)
-    assert failed == []
-    assert numbers == {"mutants_total": 2, "mutants_caught": 2}
-
-
-# ---------------------------------------------------------------------------------------------
-# The tests' counts, pytest's last line, the proofs
-# ---------------------------------------------------------------------------------------------
-
-
-def test_counts_are_what_the_numbers_read(tmp_path):
-    """Two layers run under pytest with UOPC_COUNTS, sorted as run_all.sh sorts them."""
-    counts = tmp_path / "raw_counts.txt"
-    env = dict(child_env(), UOPC_COUNTS=str(counts))
-    command = python("-m", "pytest", "-q", "-p", "no:cacheprovider", "--layer", "unit")
-    command += ["--layer", "fold", ROOT / "tests" / "test_rules_unit.py"]
-    command.append(ROOT / "tests" / "test_pipeline.py")
-    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
-    assert done.returncode == 0, done.stdout[-2000:]
-    produce(tmp_path, "tests", "counts", ["sort", str(counts)])
-    numbers, failed = parsed("collect_counts", tmp_path)
-    assert failed == []
-    lines = re.findall(r"^COUNT (\S+) (\S+) (\d+)$", counts.read_text(), re.M)
-    assert numbers["checks_total"] == sum(int(n) for _, _, n in lines) > 0
-    assert numbers["checks_pipeline_fold"] > 0 and numbers["checks_unit"] > 0
-
-
-def test_figures_are_what_the_numbers_read(tmp_path):
-    """The FIGURE lines the layers write beside their counts (UOPC_COUNTS): every key of
-    collect_figures from a real quick run of the layers that write them."""
-    counts = tmp_path / "raw_counts.txt"
-    env = dict(child_env(), UOPC_COUNTS=str(counts))
-    command = python("-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "2")
-    for layer in ("special", "exhaustive", "fast", "ranges", "zerodiv", "semantics"):
-        command += ["--layer", layer]
-    command += [ROOT / "tests" / "test_pipeline.py", ROOT / "tests" / "test_semantics.py"]
-    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
-    assert done.returncode == 0, done.stdout[-2000:]
-    produce(tmp_path, "tests", "counts", ["sort", str(counts)])
-    numbers, failed = parsed("collect_figures", tmp_path)
-    assert failed == []
-    assert set(keys_of("collect_figures")) <= set(numbers)
-    assert numbers["special_programs_changed"] <= numbers["special_programs_built"]
-    assert numbers["range_checks_safe"] <= numbers["range_checks"]
-    assert numbers["fast_counterexamples"] > 0
-    assert numbers["fast_first_counterexample"].startswith("seed ")
-    # five layers ran: the rules that fired in none of them
-    assert numbers["rules_never_fired"] == len(numbers["rules_never_fired_names"].split(", "))
-
-
-def test_pytest_line_is_what_the_numbers_read(tmp_path):
-    """pytest's last line, with the options run_all.sh gives it (-n 2, no -q)."""
-    command = python("-m", "pytest", "-n", "2", "-p", "no:cacheprovider")
-    produce(tmp_path, "tests", "pytest", [*command, str(ROOT / "tests" / "test_ops.py")])
-    numbers, failed = parsed("collect_pytest", tmp_path)
-    assert failed == [] and numbers["tests_passed"] > 0 and numbers["tests_seconds"] > 0
-
-
-@pytest.mark.needs_z3
-def test_proofs_lines_are_what_the_numbers_read(tmp_path):
-    produce(tmp_path, "proofs", "proofs", python(ROOT / "tests" / "proofs.py", "--only", "x*1"))
-    numbers, failed = parsed("collect_proofs", tmp_path)
-    assert failed == []
-    assert numbers["claims_total"] == numbers["claims_as_expected"] == 2
-
-
-@pytest.mark.needs_z3
-def test_split_counterexample_is_what_the_numbers_read(tmp_path):
-    claim = "(a*4+b)//4 -> a*1 + b//4, no guard"
-    produce(tmp_path, "proofs", "proofs", python(ROOT / "tests" / "proofs.py", "--only", claim))
-    numbers, failed = parsed("collect_split", tmp_path)
-    assert failed == []  # the two sides differ there, and a*4 + b leaves int32
-    assert set(keys_of("collect_split")) <= set(numbers)
-
-
-def test_chain_lines_are_what_the_numbers_read(tmp_path):
-    produce(tmp_path, "demos", "errors", python(ROOT / "demos" / "errors.py"))
-    numbers, failed = parsed("collect_chain", tmp_path)
-    assert failed == []  # the wrapped sum, kept by simplify, one ADD and one CONST per step
-    assert set(keys_of("collect_chain")) <= set(numbers)
-    assert numbers["chain_nodes"] == 2 * numbers["chain_adds"] + 1
-
-
-# ---------------------------------------------------------------------------------------------
-# The short path, the machine, the code, the full run's time
-# ---------------------------------------------------------------------------------------------
-
-# the short-path outputs the numbers read, as make_numbers.py lists them
-SHORT = [Path(name).stem for name in make_numbers.INPUTS if name.startswith("out/short/")]
-
-
-@pytest.mark.needs_z3
-@pytest.mark.needs_clang
-def test_short_path_lines_are_what_the_numbers_read(tmp_path):
-    for stem in SHORT:
-        produce(tmp_path, "short", stem, python(f"{stem}.py"), cwd=ROOT / "code" / "short")
-    numbers, failed = parsed("collect_short", tmp_path)
-    assert failed == []
-    assert set(keys_of("collect_short")) <= set(numbers)
-
-
-def test_machine_info_is_what_the_numbers_read(tmp_path):
-    produce(tmp_path, "bench", "machine_info", python(ROOT / "scripts" / "machine_info.py"))
-    numbers, failed = parsed("collect_machine", tmp_path)
-    assert failed == []
-    assert numbers["machine_cores"] > 0 and re.fullmatch(r"[\d.]+", numbers["python_version"])
-
-
-def test_code_numbers_are_read_from_the_code(tmp_path):
-    numbers, failed = parsed("collect_code", tmp_path)
-    assert failed == [] and numbers["uopc_files"] > 10
-    assert numbers["ops_total"] >= numbers["alu_ops"] > 0
-
-
-def test_run_time_is_what_the_numbers_read(tmp_path):
-    """run_all.sh writes its elapsed time with the function below; the parser reads it."""
-    script = (
-        f"source <(sed -n '/^save_elapsed() {{/,/^}}/p' {ROOT / 'run_all.sh'}); "
-        f"save_elapsed {tmp_path} 2472"
+def make(out: Path) -> tuple[int, str, dict]:
+    done = subprocess.run(
+        python(ROOT / "scripts" / "make_numbers.py", "--out", out), capture_output=True, text=True
     )
-    subprocess.run(["bash", "-c", script], check=True, cwd=ROOT)
-    numbers, failed = parsed("collect_run_time", tmp_path)
-    assert failed == []
-    assert numbers == {"run_all_seconds": 2472, "run_all_elapsed": "41 min 12 s"}
+    path = out / "numbers.json"
+    numbers = json.loads(path.read_text()) if path.exists() and done.returncode == 0 else {}
+    return done.returncode, done.stdout + done.stderr, numbers
 
 
-# ---------------------------------------------------------------------------------------------
-# The demos and the proofs that the chapters of Part 3 interpret
-# ---------------------------------------------------------------------------------------------
+def test_merge_of_stated_numbers_records_and_code(tmp_path):
+    write_stated(tmp_path, "demos/order", {"order_programs": 600, "order_only_rules": "`x`"})
+    write_stated(tmp_path, "short/s05_sharing", {"s05_nodes": 19})
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "run_all_time.json").write_text('{"seconds": 3725}\n')
+    (tmp_path / "tests" / "pytest.json").write_text('{"passed": 12, "seconds": 3.5}\n')
+    status, said, numbers = make(tmp_path)
+    assert status == 0, said
+    assert numbers["order_programs"] == 600 and numbers["s05_nodes"] == 19
+    assert numbers["run_all_elapsed"] == "1 h 2 min 5 s" and numbers["tests_passed"] == 12
+    assert numbers["lines_uop"] == len((ROOT / "uopc" / "uop.py").read_text().splitlines())
+    # every program of the table whose output is not there is named, the two above are not
+    assert "out/demos/matcher.txt" in numbers["_missing"]
+    assert "out/demos/order.txt" not in numbers["_missing"]
+    table = (tmp_path / "numbers-reference.md").read_text()
+    assert "| `order_programs` | `600` | a test | demos/order |" in table
+    assert "| `lines_uop` |" in table and "the code" in table
 
 
-def test_matcher_counts_are_what_the_numbers_read(tmp_path):
-    produce(tmp_path, "demos", "matcher", python(ROOT / "demos" / "matcher.py"))
-    numbers, failed = parsed("collect_matcher", tmp_path)
-    assert failed == []  # the lists add up, the demo agrees with the spec, no op sees every rule
-    assert set(keys_of("collect_matcher")) <= set(numbers)
-    assert numbers["matcher_by_op_most"] == numbers["matcher_by_op_mul"] > 0
+def test_a_key_stated_twice_fails(tmp_path):
+    write_stated(tmp_path, "demos/order", {"shared_key": 1})
+    write_stated(tmp_path, "demos/fold", {"shared_key": 1})
+    status, said, _ = make(tmp_path)
+    assert status == 1 and "shared_key is stated by demos/fold and by demos/order" in said
 
 
-@pytest.mark.needs_z3
-def test_rule_coverage_line_is_what_the_numbers_read(tmp_path):
-    """The claims of one rule only: the line is read, and the collector's check that every rule
-    has its claim fails, as it must on a partial run."""
-    produce(tmp_path, "proofs", "proofs", python(ROOT / "tests" / "proofs.py", "--only", "x*1"))
-    numbers, failed = parsed("collect_rule_proofs", tmp_path)
-    assert set(keys_of("collect_rule_proofs")) <= set(numbers)
-    assert 0 < numbers["rules_strict_proved"] < numbers["rules_strict"]
-    assert "proofs: a strict rule has no proved claim" in failed
+@pytest.mark.parametrize("value", [[1, 2], None, True, {"a": 1}])
+def test_a_value_that_is_not_a_number_or_a_string_fails(tmp_path, value):
+    write_stated(tmp_path, "demos/fold", {"odd_key": value})
+    status, said, _ = make(tmp_path)
+    assert status == 1 and "odd_key (demos/fold)" in said and "not a number or a string" in said
 
 
-@pytest.mark.needs_z3
-def test_float_tables_are_what_the_numbers_read(tmp_path):
-    """Every claim, as the book's run makes them (about twenty seconds; --quick leaves out a
-    row of the float table): each row of chapter 10's two tables is found in its group, as
-    expected, and every rule has its claim."""
-    produce(tmp_path, "proofs", "proofs", python(ROOT / "tests" / "proofs.py"))
-    numbers, failed = parsed("collect_proofs", tmp_path)
-    assert failed == []
-    rows = [f"float_claim_{row}" for row in make_numbers.FLOAT_ROWS]
-    rows += [f"fast_claim_{row}" for row in make_numbers.FAST_ROWS]
-    assert set(rows) <= set(numbers)
-    assert all(numbers[key] == "proved" or numbers[key].startswith("refuted at ") for key in rows)
-    assert all(numbers[f"fast_claim_{row}"].startswith("refuted") for row in make_numbers.FAST_ROWS)
-    numbers, failed = parsed("collect_rule_proofs", tmp_path)
-    assert failed == [] and numbers["rules_strict_proved"] == numbers["rules_strict"]
+def test_code_numbers_are_read_from_the_code():
+    code = {key: value for key, (value, _) in make_numbers.code_numbers().items()}
+    assert code["runtime_cflags"].startswith("-O2")
+    assert code["uopc_files"] == len(list((ROOT / "uopc").glob("*.py"))) - 1  # less __main__
+    assert code["short_programs"] == 13 and code["pin_tinygrad"] == "0.14.0"
+    assert code["ops_value"] < code["ops_total"] and code["alu_ops"] < code["ops_total"]
+    assert code["rewrite_base_limit"] > 0 and code["rewrite_limit_per_node"] > 0
 
 
-def test_engine_numbers_are_what_the_numbers_read(tmp_path):
-    """The sound layer's count at quick sizes, demo 2's RewriteLimit line, the limit's code."""
-    counts = tmp_path / "raw_counts.txt"
-    env = dict(child_env(), UOPC_COUNTS=str(counts))
-    command = python("-m", "pytest", "-q", "-p", "no:cacheprovider", "--layer", "sound")
-    command.append(ROOT / "tests" / "test_pipeline.py")
-    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
-    assert done.returncode == 0, done.stdout[-2000:]
-    produce(tmp_path, "tests", "counts", ["sort", str(counts)])
-    produce(tmp_path, "demos", "run_demos", python(ROOT / "demos" / "run_demos.py"))
-    numbers, failed = parsed("collect_engine", tmp_path)
-    assert failed == []  # the count fits the quick sizes; the two rules alternate under the limit
-    keys = ("rewrite_base_limit", "rewrite_limit_per_node", "sound_programs", "sound_inputs")
-    keys += ("loop_limit", "loop_distribute", "loop_factor")
-    assert sorted(numbers) == sorted(keys)
+# The cheap producers, run as the build runs them: each states the keys its pages quote.
+SHORT = {
+    "s05_sharing": {"s05_doublings": 18, "s05_nodes": 19, "s05_tree_nodes": 2**19 - 1},
+    "s06_simplify": {"s06_nodes_before": 9, "s06_nodes_after": 3},
+    "s09_index": {"s09_wrap_first": 2**29, "s09_wrap_inputs": 2**29 + 1},
+    "s10_buffers": {"s10_text_lines_shown": 15, "s10_text_lines": None},
+    "s13_prove": {"s13_counterexample": None},
+}
 
 
-def test_fold_demo_is_what_the_numbers_read(tmp_path):
-    produce(tmp_path, "demos", "fold", python(ROOT / "demos" / "fold.py"))
-    numbers, failed = parsed("collect_fold_demo", tmp_path)
-    assert failed == []
-    assert set(keys_of("collect_fold_demo")) <= set(numbers)
-    assert numbers["fold_zero_nodes"] < numbers["fold_known_nodes"]
+@pytest.mark.parametrize("stem", sorted(SHORT))
+def test_short_path_states_its_numbers(tmp_path, stem):
+    shown = produce(tmp_path, "short", stem, python(f"{stem}.py"), cwd=ROOT / "code" / "short")
+    assert "@@ number" not in shown
+    numbers = stated(tmp_path, "short", stem)
+    assert set(numbers) == set(SHORT[stem])
+    assert all(SHORT[stem][k] in (None, v) for k, v in numbers.items()), numbers
+    # run by hand (no BOOK_NUMBERS), the program prints no number line
+    by_hand = subprocess.run(
+        python(f"{stem}.py"), cwd=ROOT / "code" / "short", env=child_env(), capture_output=True
+    )
+    assert b"@@ number" not in by_hand.stdout
 
 
-def test_every_collector_is_fed_its_producer():
-    """Each collector of make_numbers.py is called through `parsed` by some test."""
-    tests = "".join(path.read_text(encoding="utf-8") for path in (ROOT / "tests").glob("test_*.py"))
-    called = set(re.findall(r"parsed\(\s*\"(collect_\w+)\"", tests))
-    names = {collector.__name__ for collector in make_numbers.COLLECTORS}
-    assert names - called == set(), "collectors that no test feeds a real output"
+DEMOS = {
+    "matcher": ["matcher_rules", "matcher_by_op_most", "matcher_index_saving_about"],
+    "fold": ["fold_known_nodes", "fold_zero_nodes", "fold_zero_muls", "fold_g_value"],
+    "run_demos": ["loop_limit", "loop_distribute", "loop_factor"],
+}
 
 
-def test_numbers_json_lists_what_is_missing(tmp_path):
-    """A missing output adds no keys and is named under _missing (the hook quotes it)."""
-    code = make_numbers.main(["--out", str(tmp_path)])
-    data = json.loads((tmp_path / "numbers.json").read_text())
-    assert "out/tests/mutant_matrix.txt" in data["_missing"] and code == 0
+@pytest.mark.needs_clang
+@pytest.mark.parametrize("stem", sorted(DEMOS))
+def test_demos_state_their_numbers(tmp_path, stem):
+    produce(tmp_path, "demos", stem, python(ROOT / "demos" / f"{stem}.py"))
+    numbers = stated(tmp_path, "demos", stem)
+    assert set(DEMOS[stem]) <= set(numbers), set(DEMOS[stem]) - set(numbers)
+
+
+def test_machine_info_states_the_versions(tmp_path):
+    produce(tmp_path, "bench", "machine_info", python(ROOT / "scripts" / "machine_info.py"))
+    numbers = stated(tmp_path, "bench", "machine_info")
+    assert numbers["machine_cores"] == os.cpu_count()
+    assert re.fullmatch(r"3\.\d+\.\d+", numbers["python_version"])
+
+
+def test_every_key_a_page_uses_is_in_the_saved_numbers():
+    """The saved out/numbers.json holds every key the pages use: a key no program states any
+    more (renamed, or its line deleted) is found here, before the site's build stops on it."""
+    saved = json.loads((ROOT / "out" / "numbers.json").read_text(encoding="utf-8"))
+    used = set()
+    for page in (ROOT / "docs").rglob("*.md"):
+        used |= set(re.findall(r"\{\{\s*n\.([a-z0-9_]+)", page.read_text(encoding="utf-8")))
+    assert used, "no page uses a number?"
+    assert sorted(used - set(saved)) == []
