@@ -98,6 +98,18 @@ def short_step(path: Path) -> Producer:
     )
 
 
+# The demos (demos/NAME.py), in the order the build runs them: one line a demo.
+DEMOS = (
+    "run_demos",
+    "walkthrough",
+    "number_facts",
+    "errors",
+    "matcher",
+    "fold",
+    "order",
+)
+
+
 def demo(stem: str, *more: str) -> Producer:
     sources = (*PACKAGE, *SUPPORT, "demos/_common.py", f"demos/{stem}.py", *more)
     return Producer(f"demos/{stem}", ("{py}", f"demos/{stem}.py"), sources)
@@ -106,11 +118,7 @@ def demo(stem: str, *more: str) -> Producer:
 def all_producers(root: Path = ROOT) -> list[Producer]:
     """Every program of the book, in the order the build runs them."""
     rows = [short_step(path) for path in sorted((root / "code" / "short").glob("s[0-9][0-9]_*.py"))]
-    rows += [
-        demo(stem)
-        for stem in ("run_demos", "walkthrough", "number_facts", "errors", "matcher", "fold")
-    ]
-    rows.append(demo("order"))
+    rows += [demo(stem) for stem in DEMOS]
     rows.append(
         Producer(
             "bench/tinygrad_demo",
