@@ -48,10 +48,11 @@ UNUSED_LIST = ROOT / "scripts" / "unused_outputs.txt"
 SOURCES = {row.name: row.sources for row in PRODUCERS.values() if row.slow}
 
 
-def source_files(key: str, root: Path = ROOT) -> list[str]:
-    """The sorted relative paths of the files behind the output `key` ("<kind>/<stem>")."""
+def source_files(key: str, root: Path = ROOT, sources: tuple | None = None) -> list[str]:
+    """The sorted relative paths of the files behind the output `key` ("<kind>/<stem>"): the
+    globs and callables of its row in producers.py, or `sources` when given."""
     found = set()
-    for entry in PRODUCERS[key].sources:
+    for entry in PRODUCERS[key].sources if sources is None else sources:
         if callable(entry):
             found.update(entry(root))
         else:
@@ -59,14 +60,14 @@ def source_files(key: str, root: Path = ROOT) -> list[str]:
     return sorted(found)
 
 
-def sources_hash(key: str, root: Path = ROOT) -> str:
+def sources_hash(key: str, root: Path = ROOT, sources: tuple | None = None) -> str:
     """The first HASH_LENGTH hex digits of the SHA-256 over the names and bytes of the sources.
 
     A missing source (a program not written yet) is hashed as absent, so that writing it later
     makes the saved output stale.
     """
     digest = hashlib.sha256()
-    for name in source_files(key, root):
+    for name in source_files(key, root, sources):
         digest.update(name.encode() + b"\0")
         digest.update((root / name).read_bytes() + b"\0")
     return digest.hexdigest()[:HASH_LENGTH]

@@ -34,9 +34,13 @@ from producers import MANIFEST, PRODUCERS, Producer
 
 
 class Build:
+    """One run of the build: where its outputs go, and which rows it ran or reused. `repo` is
+    the tree whose sources are hashed and where the programs run (the repository; a test
+    gives a small tree of its own)."""
+
     def __init__(self, out: Path, slow_out: Path, excerpts: Path, quick: bool, python: str):
         self.out, self.slow_out, self.excerpts = out, slow_out, excerpts
-        self.quick, self.python = quick, python
+        self.quick, self.python, self.repo = quick, python, ROOT
         self.ran: list[str] = []
         self.reused: list[str] = []
 
@@ -52,11 +56,14 @@ class Build:
             return read_header(path)
         return load_manifest(root).get(row.name)
 
+    def hash_of(self, row: Producer) -> str:
+        return sources_hash(row.name, self.repo, row.sources)
+
     def run(self, row: Producer) -> None:
         root = self.root_of(row)
-        now = sources_hash(row.name)  # before the run: a source edited meanwhile reruns it
+        now = self.hash_of(row)  # before the run: a source edited meanwhile reruns it
         command = [self.python, str(ROOT / "scripts" / "save_output.py"), "--root", str(root)]
-        command += ["--cwd", str(ROOT / row.cwd), *(["--echo"] if row.echo else [])]
+        command += ["--cwd", str(self.repo / row.cwd), *(["--echo"] if row.echo else [])]
         command += [row.kind, row.name.split("/", 1)[1], "--"]
         command += row.argv(self.python, self.quick, root)
         say(f"{row.name}: {' '.join(row.argv('python', self.quick, root))}")
@@ -69,7 +76,7 @@ class Build:
         self.ran.append(row.name)
 
     def step(self, row: Producer, force: bool) -> None:
-        if force or row.always or self.saved_hash(row) != sources_hash(row.name):
+        if force or row.always or self.saved_hash(row) != self.hash_of(row):
             self.run(row)
         else:
             self.reused.append(row.name)

@@ -38,7 +38,7 @@ TEST_SUPPORT = (*SUPPORT, "tests/conftest.py", "tests/shrink.py", "tests/ref_ops
 BOOK_TESTS = (
     "test_bench.py", "test_book_checks.py", "test_build.py", "test_demos.py",
     "test_exercises.py", "test_figures.py", "test_numbers.py", "test_proofs.py",
-    "test_summary.py", "test_mutants.py",
+    "test_summary.py", "test_mutants.py", "test_producers.py",
 )  # fmt: skip
 
 
@@ -132,7 +132,7 @@ def all_producers(root: Path = ROOT) -> list[Producer]:
         Producer(
             "tests/counts",
             ("{py}", "scripts/run_tests.py"),
-            (*PACKAGE, *TEST_SUPPORT, counting_layers),
+            (*PACKAGE, *TEST_SUPPORT, "scripts/run_tests.py", counting_layers),
             full=("--full", "--records", "{out}/tests"),
             quick=("--quick", "--records", "{out}/tests"),
             slow=True,
