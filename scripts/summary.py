@@ -2,29 +2,41 @@
 
 Reads only machine-readable lines, so that no figure is ever typed by hand:
   COUNT <group> <layer> <n>                  printed by every test layer (tests/counting.py)
+  FIGURE rules_default <names as JSON>       the default matcher's rules, and the rules that
+  FIGURE rules_fired_<layer> <names>         fired in each pipeline layer (tests/test_pipeline.py)
   CLAIMS <total> <as-expected> <refuted>     the last line of tests/proofs.py
-  MUTANTS <total> <caught>                   the last line of tests/mutants.py
+  MUTANTS <total> <caught>                   the last line of the planted bugs' output
+Other lines, the `@@ number` lines of a test run's counts file among them, are skipped.
 
 Where the COUNT lines come from: the files named on the command line; with none, the file
 `out/tests/counts.txt` when it exists (pytest appends to it when UOPC_COUNTS names it), else
 every `out/tests/*.txt` that holds COUNT lines (the saved outputs of the test scripts). When a
 layer reports more than once (a run repeated into the same file), its last line counts: a
 rerun replaces a count, it never adds to it. The CLAIMS line is read from out/proofs/proofs.txt
-and the MUTANTS line from out/tests/mutants.txt, or from the files given with --proofs and
---mutants; the last such line of a file counts.
+and the MUTANTS line from out/tests/mutant_matrix.txt (or out/tests/mutants.txt when there is
+no matrix), or from the files given with --proofs and --mutants; the last such line of a file
+counts.
 
 Prints one row per group, the count right-aligned with thousands separators, the pipeline's
 layers below it, the total, then the z3 claims and the planted bugs. Exits 1 when a group, the
 claims or the mutants are missing (with --allow-missing, for quick runs, it only warns), when a
-claim is not as expected, when a mutant survived, or when a line names an unknown group.
-With --json it prints the same figures as one JSON object (for out/numbers.json).
+claim is not as expected, when a mutant survived, when a line names an unknown group, or when
+the total is not the sum of the rows. With --json it prints the same figures as one JSON object.
+
+The numbers the book quotes from the test run are stated here, with tests/counting.state (under
+BOOK_NUMBERS=1, as the build runs it, they are printed as `@@ number` lines, which the build
+files beside the output): checks_<group>, checks_pipeline_<layer>, checks_total,
+checks_total_millions, and rules_never_fired and rules_never_fired_names, the default rules that
+fired in none of the pipeline layers.
 
 Usage: python scripts/summary.py [COUNTS_FILE ...] [--proofs F] [--mutants F]
                                  [--allow-missing] [--json]
 """
 
 import argparse
+import importlib.util
 import json
+import math
 import re
 import sys
 from pathlib import Path
@@ -32,7 +44,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_COUNTS = ROOT / "out" / "tests" / "counts.txt"
 DEFAULT_PROOFS = ROOT / "out" / "proofs" / "proofs.txt"
-DEFAULT_MUTANTS = ROOT / "out" / "tests" / "mutants.txt"
+MUTANT_FILES = [ROOT / "out" / "tests" / name for name in ("mutant_matrix.txt", "mutants.txt")]
+DEFAULT_MUTANTS = next((path for path in MUTANT_FILES if path.exists()), MUTANT_FILES[0])
 
 # group -> row label, in the order of the rows (the groups of tests/counting.py)
 GROUPS = {
@@ -47,6 +60,7 @@ BROKEN_DOWN = ("pipeline", "reliability")  # groups whose layers are listed unde
 WIDTH = 11  # the count column: room for "999,999,999"
 
 COUNT = re.compile(r"COUNT (\S+) (\S+) (\d+)")
+FIGURE = re.compile(r"FIGURE (rules_default|rules_fired_\S+) (.*)")
 CLAIMS = re.compile(r"CLAIMS (\d+) (\d+) (\d+)")
 MUTANTS = re.compile(r"MUTANTS (\d+) (\d+)")
 
@@ -66,14 +80,18 @@ def _lines(path: Path) -> list[str]:
     return [line.strip() for line in path.read_text(encoding="utf-8").splitlines()]
 
 
-def read_counts(paths: list[Path], problems: list[str]) -> dict:
-    """{group: {layer: n}} from the COUNT lines, the last line of a layer winning."""
+def read_counts(paths: list[Path], problems: list[str], figures: dict | None = None) -> dict:
+    """{group: {layer: n}} from the COUNT lines, the last line of a layer winning; the FIGURE
+    lines of the rules go into figures (key -> list of names), the last line winning too."""
     layers: dict[str, dict[str, int]] = {}
     for path in paths:
         if not path.exists():
             problems.append(f"{path}: no such file")
             continue
         for line in _lines(path):
+            figure = FIGURE.fullmatch(line)
+            if figure and figures is not None:
+                figures[figure[1]] = json.loads(figure[2])
             match = COUNT.fullmatch(line)
             if not match:
                 continue
@@ -101,9 +119,13 @@ def summarise(options) -> dict:
     """Every figure of the summary, plus what is missing and what failed."""
     problems: list[str] = []
     files = count_files(options.counts)
-    layers = read_counts(files, problems)
+    figures: dict[str, list] = {}
+    layers = read_counts(files, problems, figures)
     groups = {group: sum(layers[group].values()) for group in GROUPS if group in layers}
     missing = [group for group in GROUPS if group not in layers]
+    never = never_fired(figures)
+    if never is None:
+        missing.append("FIGURE lines of the rules that fired")
     claims = read_last(Path(options.proofs), CLAIMS)
     mutants = read_last(Path(options.mutants), MUTANTS)
     if claims is None:
@@ -114,16 +136,62 @@ def summarise(options) -> dict:
         missing.append(f"MUTANTS line ({options.mutants})")
     elif mutants[1] != mutants[0]:
         problems.append(f"{mutants[0] - mutants[1]} of {mutants[0]} planted bugs survived")
+    total = sum(groups.values())
+    # the rows must add up: each group's row is the sum of its layers, the total that of the rows
+    if total != sum(n for by_layer in layers.values() for n in by_layer.values()):
+        problems.append("the total is not the sum of the rows")
     return {
         "files": [str(path) for path in files],
         "groups": groups,
         "layers": layers,
-        "total": sum(groups.values()),
+        "total": total,
+        "never_fired": never,
         "claims": _named(("total", "as_expected", "refuted"), claims),
         "mutants": _named(("total", "caught"), mutants),
         "missing": missing,
         "problems": problems,
     }
+
+
+def never_fired(figures: dict) -> list[str] | None:
+    """The default matcher's rules that fired in none of the pipeline layers, in the matcher's
+    order; None without the FIGURE lines (rules_default and one rules_fired_<layer> at least)."""
+    fired = [set(names) for key, names in figures.items() if key.startswith("rules_fired_")]
+    if "rules_default" not in figures or not fired:
+        return None
+    return [name for name in figures["rules_default"] if not any(name in f for f in fired)]
+
+
+def book_numbers(summary: dict) -> list[tuple]:
+    """(key, value, meaning) of every number the book quotes from the test run."""
+    numbers = []
+    for group, total in summary["groups"].items():
+        meaning = f"checks of the test run in the group {group}: {GROUPS[group]}"
+        numbers.append(("checks_" + group.replace("-", "_"), total, meaning))
+    for layer, n in summary["layers"].get("pipeline", {}).items():
+        key = "checks_pipeline_" + layer.replace("-", "_")
+        numbers.append((key, n, f"checks of the test run in the pipeline layer {layer}"))
+    total = summary["total"]
+    numbers.append(("checks_total", total, "checks of the test run, every group"))
+    millions = math.floor(total / 100_000) / 10
+    numbers.append(("checks_total_millions", millions, "checks_total in millions, rounded down"))
+    never = summary["never_fired"]
+    if never is not None:
+        meaning = "default rules that fired in none of the pipeline layers"
+        numbers.append(("rules_never_fired", len(never), meaning))
+        names = ", ".join(never) if never else "none"
+        meaning = "their names (the default rules that fired in no pipeline layer), or none"
+        numbers.append(("rules_never_fired_names", names, meaning))
+    return numbers
+
+
+def load_counting():
+    """tests/counting.py, loaded by its path (scripts/ does not put tests/ on sys.path): its
+    state() writes the `@@ number` line, so that the line has one definition."""
+    spec = importlib.util.spec_from_file_location("counting", ROOT / "tests" / "counting.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def rows(summary: dict) -> list[str]:
@@ -163,6 +231,9 @@ def main(argv=None) -> int:
         print(json.dumps(summary, indent=2))
     else:
         print("\n".join(rows(summary)))
+        counting = load_counting()
+        for key, value, meaning in book_numbers(summary):
+            counting.state(key, value, meaning)
     failed = bool(summary["problems"])
     for problem in summary["problems"]:
         print(f"summary: FAILED: {problem}", file=sys.stderr)

@@ -15,7 +15,9 @@ claims, the model of every op is compared with `eval_op` on the special values.
 Run: python tests/proofs.py [--only NAME] [--quick] [--timeout S] [--int-timeout S]
 One line per claim, grouped under `--- <group> ---` headers; the last line is
 `CLAIMS <total> <as-expected> <refuted>`; the exit code is 1 when a claim is not as expected or
-the model differs from the contract.
+the model differs from the contract. With BOOK_NUMBERS=1 the numbers the book quotes (the
+tallies, each group's size, the verdicts of chapter 10's tables, chapter 6's counterexample)
+follow as `@@ number` lines (tests/counting.state), computed from the claims' results.
 """
 
 import argparse
@@ -24,11 +26,12 @@ import itertools
 import math
 import operator
 import random
+import re
 import struct
 import sys
 import time
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 if __name__ == "__main__":  # as a script: tests/ on the path, and the repository if needed
@@ -36,6 +39,7 @@ if __name__ == "__main__":  # as a script: tests/ on the path, and the repositor
     if importlib.util.find_spec("uopc") is None:
         sys.path.append(str(Path(__file__).resolve().parents[1]))
 
+import counting
 import z3
 from common import SPECIAL_FLOAT, SPECIAL_INT, rand_value
 
@@ -381,6 +385,8 @@ class Result:
     points: int = 0  # pairs evaluated with eval_op at sample points (proved rewrites)
     confirmed: bool = False  # eval_op confirmed the counterexample
     problem: str = ""  # the contract contradicts z3's answer
+    example: dict = field(default_factory=dict)  # the counterexample: variable -> value
+    sides: list = field(default_factory=list)  # (lhs, rhs) by the contract at the example
 
     @property
     def as_expected(self):
@@ -940,12 +946,12 @@ def solve(claim, timeout):
         result.points, result.problem = cross_check(claim, ctx, hyps, pairs)
         return result
     values = model_values(ctx, solver.model())
-    result = Result(claim, "refuted", seconds, "COUNTEREXAMPLE " + show(values))
+    result = Result(claim, "refuted", seconds, "COUNTEREXAMPLE " + show(values), example=values)
     if pairs:
-        results = [(evaluate(lhs, values), evaluate(rhs, values)) for lhs, rhs in pairs]
-        result.confirmed = any(not same(left, right) for left, right in results)
+        result.sides = [(evaluate(lhs, values), evaluate(rhs, values)) for lhs, rhs in pairs]
+        result.confirmed = any(not same(left, right) for left, right in result.sides)
         if not result.confirmed:
-            result.problem = f"the contract gives the same values there: {results}"
+            result.problem = f"the contract gives the same values there: {result.sides}"
     return result
 
 
@@ -1092,9 +1098,9 @@ def summary(results):
     lines = []
     book = [r for r in results if r.claim.group in BOOK_GROUPS]
     for label, part in (("book claims", book), ("all claims", results)):
-        tally = {o: sum(r.outcome == o for r in part) for o in ("proved", "refuted", "unsettled")}
-        ok = sum(r.as_expected for r in part)
-        lines.append(f"{label}: {len(part)}, as expected {ok}, " + show(tally).replace("=", " "))
+        counts = tally(part)
+        outcomes = ", ".join(f"{outcome} {counts[outcome]}" for outcome in OUTCOMES)
+        lines.append(f"{label}: {counts['total']}, as expected {counts['as_expected']}, {outcomes}")
     points, confirmed = sum(r.points for r in results), sum(r.confirmed for r in results)
     lines.append(
         f"checked with eval_op: {points} evaluations of proved rewrites at sample points, "
@@ -1111,6 +1117,15 @@ def summary(results):
     return lines
 
 
+OUTCOMES = ("proved", "refuted", "unsettled")
+
+
+def tally(results) -> dict:
+    """total, as_expected and one count per outcome, over some results."""
+    counts = {"total": len(results), "as_expected": sum(r.as_expected for r in results)}
+    return counts | {outcome: sum(r.outcome == outcome for r in results) for outcome in OUTCOMES}
+
+
 def coverage(results):
     """The rule names with a claim proved as expected, and those with one refuted as expected."""
     kept = [r for r in results if r.claim.group in RULE_GROUPS and r.as_expected]
@@ -1119,6 +1134,148 @@ def coverage(results):
 
 
 # --8<-- [end:summary]
+
+
+# ---- the numbers the book quotes, from the results -----------------------------------------
+# The rows of chapter 10's two tables: key suffix -> the title of the claim, in the float32
+# group (float_claim_<row>) and in the fast-math group (fast_claim_<row>).
+FLOAT_ROWS = {
+    "mul_one": "x*1.0 -> x",
+    "add_neg_zero": "x+(-0.0) -> x",
+    "add_zero": "x+0.0 -> x",
+    "mul_zero": "x*0.0 -> 0.0",
+    "regroup_add": "(x+y)+z -> x+(y+z)",
+    "mul_recip": "x*(1/x) -> 1.0",
+    "add_own_negation": "x+(-x) -> 0.0",
+    "neg_neg": "-(-x) -> x",
+    "mul_minus_one": "x*-1.0 -> -x",
+    "neg_mul": "-(x*y) -> x*(-y)",
+    "max_self": "max(x,x) -> x",
+    "max_swap": "max(x,y) -> max(y,x)",
+    "add_swap": "x+y == y+x",
+    "mul_swap": "x*y == y*x",
+}
+FAST_ROWS = {
+    "mul_zero": "x*0.0: x*0.0 -> 0.0",
+    "add_zero": "x+0.0 (float): x+0.0 -> x",
+    "regroup_mul": "(x*c1)*c2 (float): (x*3.0)*5.0 -> x*15.0, x in [1, 2)",
+    "mul_recip": "x*recip(x): x*recip(x) -> 1.0, x in [1, 2)",
+    "add_own_negation": "x+(-x) (float): x+(-x) -> 0.0",
+}
+SPLIT_CLAIM = "(a*4+b)//4 -> a*1 + b//4, no guard"  # chapter 6: why the split has a guard
+# what each tally counts, said once for the book's claims and once for all of them
+MEANINGS = {
+    "total": "z3 claims settled in the run",
+    "as_expected": "z3 claims whose outcome is the expected one",
+    "proved": "z3 claims proved (no counterexample within the time limit)",
+    "refuted": "z3 claims refuted (z3 found a counterexample)",
+    "unsettled": "z3 claims settled neither way within the time limit",
+}
+KINDS = (  # key, which of the book's claims it counts, in words
+    ("claims_float", lambda claim: claim.theory == "float", "posed over float32"),
+    ("claims_int", lambda claim: claim.theory != "float", "over integers, bounded or not"),
+    ("claims_unbounded", lambda claim: claim.theory == "int", "over mathematical integers"),
+)
+RULE_COUNTS = (  # key, meaning
+    ("rules_strict_proved", "strict rules (SYM) with a proved claim named after them"),
+    ("rules_strict", "strict rules: the rules of uopc.symbolic.SYM"),
+    ("rules_fast_refuted", "fast-math rules (FAST) with a refuted claim named after them"),
+    ("rules_fast", "fast-math rules: the rules of uopc.symbolic.FAST"),
+)
+
+
+def slug(title: str) -> str:
+    """A group's header as a key: lower case, every run of other characters one underscore."""
+    return re.sub(r"[^a-z0-9]+", "_", title.lower()).strip("_")
+
+
+class Numbers:
+    """The numbers of one run, (key, value, meaning) in order, and the problems found."""
+
+    def __init__(self):
+        self.stated, self.problems = [], []
+
+    def put(self, key, value, meaning):
+        self.stated.append((key, value, meaning))
+
+    def expect(self, holds, problem):
+        if not holds:
+            self.problems.append(problem)
+
+
+def book_numbers(results, quick=False, only=None) -> Numbers:
+    """Every number the book quotes from the claims, and what must hold of them: every claim as
+    expected; in a run of every claim (no --only, no --quick) every row of chapter 10's tables
+    there; in a run of every rule's claims (no --only) every rule covered."""
+    numbers = Numbers()
+    book = [r for r in results if r.claim.group in BOOK_GROUPS]
+    for prefix, part, scope in (("book_claims", book, "the book's"), ("claims", results, "all")):
+        counts = tally(part)
+        for name, value in counts.items():
+            numbers.put(f"{prefix}_{name}", value, f"{MEANINGS[name]}, of {scope} claims")
+        wrong = counts["total"] - counts["as_expected"]
+        numbers.expect(not wrong, f"{scope} claims: {wrong} not as expected")
+    for group in GROUPS:
+        size = sum(r.claim.group == group for r in results)
+        if size:
+            numbers.put(f"claims_group_{slug(group)}", size, f"claims in the group {group}")
+    for key, kind, words in KINDS:
+        count = sum(kind(r.claim) for r in book)
+        numbers.put(key, count, f"of the book's claims, those {words}")
+    table_rows(numbers, results, every_claim=not (quick or only))
+    split_counterexample(numbers, results, every_claim=not only)
+    proved, refuted = coverage(results)
+    strict, fast = (set(names) for names in rule_names())
+    values = (len(proved & strict), len(strict), len(refuted & fast), len(fast))
+    for (key, meaning), value in zip(RULE_COUNTS, values, strict=True):
+        numbers.put(key, value, meaning)
+    numbers.expect(only or strict <= proved, "a strict rule has no proved claim")
+    numbers.expect(only or fast <= refuted, "a fast-math rule has no refuted claim")
+    return numbers
+
+
+def table_rows(numbers, results, every_claim):
+    """float_claim_<row>, fast_claim_<row>: "proved", or "refuted at x = -0.0" (z3's
+    counterexample, which eval_op confirmed); each row's claim as expected."""
+    by_title = {(r.claim.group, r.claim.title): r for r in results}
+    titles = {(cl.group, cl.title) for cl in all_claims()}
+    for prefix, group, rows in (
+        ("float_claim", G_FLOAT, FLOAT_ROWS),
+        ("fast_claim", G_FAST, FAST_ROWS),
+    ):
+        for row, title in rows.items():
+            numbers.expect((group, title) in titles, f"{prefix}_{row}: no claim titled {title!r}")
+            result = by_title.get((group, title))
+            numbers.expect(
+                result is not None or not every_claim, f"{prefix}_{row}: {title!r} was not run"
+            )
+            if result is None:
+                continue
+            numbers.expect(result.as_expected, f"{title}: {result.outcome}, not as expected")
+            example = ", ".join(f"{name} = {value!r}" for name, value in result.example.items())
+            verdict = f"refuted at {example}" if result.outcome == "refuted" else result.outcome
+            numbers.put(f"{prefix}_{row}", verdict, f"z3's verdict on the claim {title}")
+
+
+def split_counterexample(numbers, results, every_claim):
+    """split_cex_a, split_cex_b: where the split without its guard fails; split_cex_left and
+    split_cex_right: the two sides there by the contract. They must differ, and a*4 + b must
+    leave the int32 range (so the guard would have refused the rewrite)."""
+    found = [r for r in results if r.claim.group == G_SPLIT and r.claim.title == SPLIT_CLAIM]
+    numbers.expect(found or not every_claim, f"{SPLIT_CLAIM}: not run")
+    refuted = [r for r in found if r.outcome == "refuted" and r.sides]
+    numbers.expect(refuted or not found, f"{SPLIT_CLAIM}: not refuted")
+    if not refuted:
+        return
+    a, b = refuted[0].example["a"], refuted[0].example["b"]
+    ((left, right),) = refuted[0].sides
+    where = f"at the counterexample z3 found to {SPLIT_CLAIM}"
+    numbers.put("split_cex_a", a, f"a {where}")
+    numbers.put("split_cex_b", b, f"b {where}")
+    numbers.put("split_cex_left", left, f"(a*4+b)//4 by the int32 contract {where}")
+    numbers.put("split_cex_right", right, f"a*1 + b//4 by the int32 contract {where}")
+    numbers.expect(left != right, "split: the counterexample does not make the two sides differ")
+    numbers.expect(not INT_MIN <= a * 4 + b <= INT_MAX, "split: a*4 + b fits int32")
 
 
 # --8<-- [start:main]
@@ -1158,7 +1315,13 @@ def main(argv=None) -> int:
         print(f"no claim is named {args.only!r}", file=sys.stderr)
         return 2
     results, wrong = proofs(args.quick, args.only, args.timeout, args.int_timeout)
-    return 0 if results and all(r.as_expected for r in results) and not wrong else 1
+    numbers = book_numbers(results, args.quick, args.only)
+    for key, value, meaning in numbers.stated:
+        counting.state(key, value, meaning)
+    for problem in numbers.problems:
+        print(f"proofs: FAILED: {problem}", file=sys.stderr)
+    settled = results and all(r.as_expected for r in results)
+    return 0 if settled and not wrong and not numbers.problems else 1
 
 
 # --8<-- [end:main]

@@ -90,6 +90,31 @@ def sized(layer: str, name: str, given):
     return given if given is not None else counting.size(*SIZES[layer][name])
 
 
+# The numbers the book quotes from these layers, each stated (tests/counting.state) by the layer
+# that computes it, at the size it ran: key -> what it counts, and out of what.
+NUMBERS = {
+    "sound_programs": "random programs the sound layer simplifies, then simplifies again",
+    "sound_inputs": "random inputs per program of the sound layer (original and simplified agree)",
+    "special_programs_built": "programs the special layer built, its rare hand-made shapes first",
+    "special_programs_changed": "programs of the special layer that simplify changed (compared)",
+    "exhaustive_programs_built": "index programs the exhaustive layer built (all points each)",
+    "exhaustive_programs_changed": "index programs of the exhaustive layer that simplify changed",
+    "fast_counterexamples": "programs of the fast layer on which fast math changed a value",
+    "fast_first_counterexample": "the fast layer's first counterexample: seed, inputs, both values",
+    "range_checks": "checks of the ranges layer: values inside ranges, safe nodes exact",
+    "range_checks_safe": "of the ranges layer's checks, those that a safe node's value is exact",
+    "fold_layer_programs": "random programs of the fold layer, called on constants and folded",
+    "fold_layer_inputs": "sets of constant arguments per program of the fold layer",
+    "fold_layer_special_percent": "per cent of the fold layer's arguments from the special lists",
+    "fold_layer_checks_per_input": "checks per set of arguments: one CONST, of the right value",
+    "zerodiv_divisions": "integer divisions and remainders the zerodiv layer ran in C",
+}
+
+
+def state(key: str, value) -> None:
+    counting.state(key, value, NUMBERS[key])
+
+
 # ---------------------------------------------------------------------------------------------
 # Failure reports: seed, inputs, both values, the program, and the program shrunk
 # ---------------------------------------------------------------------------------------------
@@ -370,6 +395,9 @@ def layer_sound(programs=None, inputs=None) -> int:
         for _ in range(inputs):
             checks += compare_values("sound", seed, root, simpler, rand_env(r, params))
     print(f"sound: rules that never fired in this layer: {never_fired(before)}")
+    assert checks == programs * (1 + inputs), "sound: one check per program and one per input"
+    state("sound_programs", programs)
+    state("sound_inputs", inputs)
     return checks
 
 
@@ -435,8 +463,8 @@ def layer_special(programs=None, inputs=None) -> int:
         for env in special_inputs(r, params, inputs):
             checks += compare_values("special", seed, root, simpler, env)
     print(f"special: {changed} of {programs} programs changed by simplify; {checks} checks")
-    counting.figure("special_programs_changed", changed)
-    counting.figure("special_programs_built", programs)
+    state("special_programs_changed", changed)
+    state("special_programs_built", programs)
     return checks
 
 
@@ -468,8 +496,8 @@ def layer_exhaustive(programs=None) -> int:
         made, was_changed = compare_on_points("exhaustive", seed, root, EXHAUSTIVE_POINTS)
         checks, changed = checks + made, changed + was_changed
     print(f"exhaustive: {changed} of {programs} programs changed by simplify; {checks} checks")
-    counting.figure("exhaustive_programs_changed", changed)
-    counting.figure("exhaustive_programs_built", programs)
+    state("exhaustive_programs_changed", changed)
+    state("exhaustive_programs_built", programs)
     return checks
 
 
@@ -494,8 +522,8 @@ def layer_fast(programs=None, inputs=None) -> int:
     problem = value_problem(env, fast_math=True)
     small = shrink(root, lambda u: problem(u) is not None)
     print(f"fast: first at seed {seed}, inputs {env}: {problem(root)}\n{text_of(root)}")
-    counting.figure("fast_counterexamples", len(found))
-    counting.figure("fast_first_counterexample", f"seed {seed}, inputs {env}: {problem(root)}")
+    state("fast_counterexamples", len(found))
+    state("fast_first_counterexample", f"seed {seed}, inputs {env}: {problem(root)}")
     print(f"fast: shrunk to {len(small.toposort())} nodes: {problem(small)}\n{text_of(small)}")
     return checks
 
@@ -671,8 +699,8 @@ def layer_ranges(programs=None, inputs=None) -> int:
             checks += in_range + on_safe
             safe_checks += on_safe
     print(f"ranges: {checks} checks, {safe_checks} of them on safe nodes")
-    counting.figure("range_checks", checks)
-    counting.figure("range_checks_safe", safe_checks)
+    state("range_checks", checks)
+    state("range_checks_safe", safe_checks)
     return checks
 
 
@@ -683,9 +711,13 @@ def layer_ranges(programs=None, inputs=None) -> int:
 SLOT_DTYPES = (I32, F32, BOOL)  # gen_program's params: i32 in slot 0, f32 in 1, bool in 2
 
 
+FOLD_SPECIAL_SHARE = 0.4  # of the argument values, drawn from the special lists
+FOLD_CHECKS_PER_INPUT = 2  # a single CONST, and the interpreter's value
+
+
 def fold_value(r, dtype):
-    """40% from the special lists, else the usual mix (which has specials of its own)."""
-    if r.random() < 0.4:
+    """A share from the special lists, else the usual mix (which has specials of its own)."""
+    if r.random() < FOLD_SPECIAL_SHARE:
         return r.choice(SPECIAL_VALUES[dtype])
     return common.rand_value(r, dtype)
 
@@ -714,7 +746,12 @@ def layer_fold(programs=None, inputs=None) -> int:
             problem = fold_problem(values)
             if problem(root) is not None:
                 fail("fold", seed, root, problem, dict(enumerate(values)))
-            checks += 2  # a single CONST, and the interpreter's value
+            checks += FOLD_CHECKS_PER_INPUT
+    assert checks == programs * inputs * FOLD_CHECKS_PER_INPUT, "fold: programs x inputs x checks"
+    state("fold_layer_programs", programs)
+    state("fold_layer_inputs", inputs)
+    state("fold_layer_special_percent", round(FOLD_SPECIAL_SHARE * 100))
+    state("fold_layer_checks_per_input", FOLD_CHECKS_PER_INPUT)
     return checks
 
 
@@ -1051,7 +1088,7 @@ def layer_zerodiv(grid=None) -> int:
             )
             print(message)
             raise LayerFailure(message)
-    counting.figure("zerodiv_divisions", len(jobs))
+    state("zerodiv_divisions", len(jobs))
     return len(jobs)
 
 
@@ -1064,7 +1101,7 @@ def report_layer(name, layer) -> None:
     """Run a layer, record its count and the default matcher's rules that fired in it.
 
     pytest's workers each run some of the layers, so the rules that fired in no layer are
-    worked out from these lines (scripts/make_numbers.py), not in any one process."""
+    worked out from these lines (scripts/summary.py), not in any one process."""
     before = collections.Counter(default.fired)
     counting.report("pipeline", name, layer())
     fired = default.fired - before

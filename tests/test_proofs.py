@@ -1,14 +1,23 @@
 """The z3 claims under pytest (claim 8: the proofs say what they claim).
 
 Every claim comes out as expected; the strict rules with a proved claim are exactly the rules
-of `SYM`; every rule of `FAST` has a refuted claim; the book's 59 claims are all there; and the
-z3 model of each op gives the contract's value on the special values.
+of `SYM`; every rule of `FAST` has a refuted claim; the book's 59 claims are all there; the
+z3 model of each op gives the contract's value on the special values; and the numbers the book
+quotes from the claims (`book_numbers`, stated as `@@ number` lines under BOOK_NUMBERS=1) agree
+with the results and fail on a claim not as expected.
 
 The claims run in this process, once per session. A quick run settles every claim named after
 a rule and the book claims marked quick, leaving out six book claims that take z3 seconds each
 (bit-vector division by 3, 5 and 7, float associativity, x*(1/x)); `--full` settles all of
 them, as `python tests/proofs.py` does.
 """
+
+import dataclasses
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import counting
 import pytest
@@ -18,6 +27,7 @@ if not counting.full():  # a quick run without z3 skips and says so; a full run 
 
 import proofs  # noqa: E402 - only once z3 is known to be there
 
+from uopc.semantics import wrap32  # noqa: E402
 from uopc.symbolic import FAST, SYM  # noqa: E402
 
 pytestmark = [pytest.mark.needs_z3, pytest.mark.layer("proofs")]
@@ -81,3 +91,69 @@ def test_unsettled_is_not_proved():
     claim = next(cl for cl in proofs.all_claims() if cl.title == "(x//3)//5 -> x//15")
     result = proofs.solve(claim, timeout=0.001)
     assert result.outcome == "unsettled" and not result.as_expected
+
+
+# ---- the numbers the book quotes (proofs.py states them under BOOK_NUMBERS=1) ---------------
+
+
+def test_book_numbers_from_the_results(settled):
+    results = settled[0]
+    numbers = proofs.book_numbers(results, quick=not counting.full())
+    stated = {key: value for key, value, _ in numbers.stated}
+    assert not numbers.problems and len(stated) == len(numbers.stated)  # each key once
+    claims = [stated[f"claims_{name}"] for name in ("total", "as_expected", "refuted")]
+    assert proofs.summary(results)[-1] == "CLAIMS {} {} {}".format(*claims)
+    groups = [value for key, value in stated.items() if key.startswith("claims_group_")]
+    assert sum(groups) == stated["claims_total"] == len(results)
+    assert stated["claims_int"] + stated["claims_float"] == stated["book_claims_total"]
+    assert stated["rules_strict_proved"] == stated["rules_strict"] == len(SYM)
+    assert stated["rules_fast_refuted"] == stated["rules_fast"] == len(FAST)
+    assert stated["float_claim_mul_one"] == "proved"
+    assert stated["float_claim_add_zero"] == "refuted at x = -0.0"
+    assert all(
+        stated[f"fast_claim_{row}"].startswith("refuted at x = ") for row in proofs.FAST_ROWS
+    )
+    left_out = {cl.title for cl in proofs.all_claims() if not cl.quick}
+    rows = [
+        row for row, title in proofs.FLOAT_ROWS.items() if counting.full() or title not in left_out
+    ]
+    assert {f"float_claim_{row}" for row in rows} <= set(stated)
+
+
+def test_book_numbers_find_a_claim_not_as_expected(settled):
+    results = [
+        dataclasses.replace(r, outcome="unsettled") if r.claim.title == "x*1.0 -> x" else r
+        for r in settled[0]
+    ]
+    problems = proofs.book_numbers(results, quick=not counting.full()).problems
+    assert "x*1.0 -> x: unsettled, not as expected" in problems
+    assert "the book's claims: 1 not as expected" in problems
+
+
+def test_states_numbers_under_book_numbers():
+    """proofs.py --only one claim, as the build runs it: the `@@ number` lines follow the
+    CLAIMS line, and chapter 6's counterexample is the contract's."""
+    env = {k: v for k, v in os.environ.items() if k != "UOPC_COUNTS"} | {"BOOK_NUMBERS": "1"}
+    claim = "(a*4+b)//4 -> a*1 + b//4, no guard"
+    done = subprocess.run(
+        [sys.executable, str(Path(proofs.__file__)), "--only", claim],
+        capture_output=True, text=True, env=env, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    shown = [line for line in lines if not line.startswith("@@ number ")]
+    assert shown[-1] == "CLAIMS 1 1 1"
+    stated = dict(parse_number(line) for line in lines if line.startswith("@@ number "))
+    assert stated["claims_total"] == stated["book_claims_refuted"] == 1
+    a, b = stated["split_cex_a"], stated["split_cex_b"]
+    assert stated["split_cex_left"] == wrap32(a * 4 + b) // 4
+    assert stated["split_cex_right"] == wrap32(a + b // 4) != stated["split_cex_left"]
+    assert not any(key.startswith("float_claim_") for key in stated)  # its group was not run
+
+
+def parse_number(line: str) -> tuple:
+    """(key, value) of an `@@ number KEY = VALUE  # MEANING` line."""
+    key, _, rest = line.removeprefix("@@ number ").partition(" = ")
+    value, end = json.JSONDecoder().raw_decode(rest)
+    assert rest[end:].startswith("  # ") and rest[end + 4 :].strip(), line
+    return key, value

@@ -304,7 +304,7 @@ def semantics_vs_numpy() -> int:
     print(f"semantics vs numpy: {checks} checks passed; max ulp difference for exp2/log2: {gaps}")
     counting.report("semantics-numpy", "numpy", checks)
     for op, gap in gaps.items():
-        counting.figure(f"ulp_max_{op.lower()}_numpy", gap)
+        counting.state(f"ulp_max_{op.lower()}_numpy", gap, f"max ulp gap of {op} from NumPy")
     return checks
 
 
@@ -354,7 +354,7 @@ def semantics_vs_c() -> int:
     print(f"semantics vs C:     {checks} checks passed; max ulp difference for exp2f/log2f: {gaps}")
     counting.report("semantics-c", "c", checks)
     for op, gap in gaps.items():
-        counting.figure(f"ulp_max_{op}_c", gap)
+        counting.state(f"ulp_max_{op}_c", gap, f"max ulp gap of {op.upper()} from C")
     return checks
 
 
@@ -385,6 +385,20 @@ def test_case_list_covers_the_contract():
     assert len(casts) == 6 and all(a is not b for a, b in casts)
     assert len({c.name for c in CASES}) == len(CASES) == 30
     assert set(NUMPY) == {c.name for c in CASES}
+    state_sizes()
+
+
+def state_sizes() -> None:
+    """The sizes the book quotes, stated (tests/counting.state) at this run's size."""
+    value_ops = list(Ops)[: list(Ops).index(Ops.BUFFER)]  # chapter 3's table: before memory
+    for key, value, meaning in (
+        ("semantics_cases", len(CASES), "cases of the semantics layers: an op on a dtype, a cast"),
+        ("semantics_inputs_per_case", case_size(), "inputs per case, the special ones first"),
+        ("ops_exact", len(value_ops) - len(INEXACT), "value-table ops held to identical bits"),
+        ("float_special_percent", round(common.FLOAT_SPECIAL_SHARE * 100),
+         "per cent of the float inputs rand_value draws from SPECIAL_FLOAT"),
+    ):  # fmt: skip
+        counting.state(key, value, meaning)
 
 
 LAYERS = {"numpy": semantics_vs_numpy, "c": semantics_vs_c}

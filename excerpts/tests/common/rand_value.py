@@ -1,15 +1,19 @@
+INT_SPECIAL_SHARE = 0.25  # of the i32 inputs, drawn from SPECIAL_INT
+FLOAT_SPECIAL_SHARE = 0.4  # of the f32 inputs, drawn from SPECIAL_FLOAT
+
+
 def rand_value(r, dtype):
-    """One input of dtype: a quarter (ints) or 40% (floats) specials, the rest spread wide."""
+    """One input of dtype: a share from the special lists, the rest spread wide."""
     if dtype is BOOL:
         return r.random() < 0.5
     u = r.random()
     if dtype is I32:
-        if u < 0.25:
+        if u < INT_SPECIAL_SHARE:
             return r.choice(SPECIAL_INT)
-        if u < 0.25 + 1 / 3:
+        if u < INT_SPECIAL_SHARE + 1 / 3:
             return r.randint(-16, 16)  # small: where index arithmetic lives
         return r.randint(INT_MIN, INT_MAX)
-    if u < 0.4:
+    if u < FLOAT_SPECIAL_SHARE:
         return r.choice(SPECIAL_FLOAT)
     if u < 0.7:
         return f32(r.uniform(-1000.0, 1000.0))  # moderate: rounding in the last bits

@@ -34,6 +34,12 @@ def main(argv=None) -> int:
         print(f"no claim is named {args.only!r}", file=sys.stderr)
         return 2
     results, wrong = proofs(args.quick, args.only, args.timeout, args.int_timeout)
-    return 0 if results and all(r.as_expected for r in results) and not wrong else 1
+    numbers = book_numbers(results, args.quick, args.only)
+    for key, value, meaning in numbers.stated:
+        counting.state(key, value, meaning)
+    for problem in numbers.problems:
+        print(f"proofs: FAILED: {problem}", file=sys.stderr)
+    settled = results and all(r.as_expected for r in results)
+    return 0 if settled and not wrong and not numbers.problems else 1
 
 

@@ -39,12 +39,12 @@ def solve(claim, timeout):
         result.points, result.problem = cross_check(claim, ctx, hyps, pairs)
         return result
     values = model_values(ctx, solver.model())
-    result = Result(claim, "refuted", seconds, "COUNTEREXAMPLE " + show(values))
+    result = Result(claim, "refuted", seconds, "COUNTEREXAMPLE " + show(values), example=values)
     if pairs:
-        results = [(evaluate(lhs, values), evaluate(rhs, values)) for lhs, rhs in pairs]
-        result.confirmed = any(not same(left, right) for left, right in results)
+        result.sides = [(evaluate(lhs, values), evaluate(rhs, values)) for lhs, rhs in pairs]
+        result.confirmed = any(not same(left, right) for left, right in result.sides)
         if not result.confirmed:
-            result.problem = f"the contract gives the same values there: {results}"
+            result.problem = f"the contract gives the same values there: {result.sides}"
     return result
 
 

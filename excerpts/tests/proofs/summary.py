@@ -3,9 +3,9 @@ def summary(results):
     lines = []
     book = [r for r in results if r.claim.group in BOOK_GROUPS]
     for label, part in (("book claims", book), ("all claims", results)):
-        tally = {o: sum(r.outcome == o for r in part) for o in ("proved", "refuted", "unsettled")}
-        ok = sum(r.as_expected for r in part)
-        lines.append(f"{label}: {len(part)}, as expected {ok}, " + show(tally).replace("=", " "))
+        counts = tally(part)
+        outcomes = ", ".join(f"{outcome} {counts[outcome]}" for outcome in OUTCOMES)
+        lines.append(f"{label}: {counts['total']}, as expected {counts['as_expected']}, {outcomes}")
     points, confirmed = sum(r.points for r in results), sum(r.confirmed for r in results)
     lines.append(
         f"checked with eval_op: {points} evaluations of proved rewrites at sample points, "
@@ -20,6 +20,15 @@ def summary(results):
     total, ok = len(results), sum(r.as_expected for r in results)
     lines.append(f"CLAIMS {total} {ok} {sum(r.outcome == 'refuted' for r in results)}")
     return lines
+
+
+OUTCOMES = ("proved", "refuted", "unsettled")
+
+
+def tally(results) -> dict:
+    """total, as_expected and one count per outcome, over some results."""
+    counts = {"total": len(results), "as_expected": sum(r.as_expected for r in results)}
+    return counts | {outcome: sum(r.outcome == outcome for r in results) for outcome in OUTCOMES}
 
 
 def coverage(results):
