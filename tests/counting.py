@@ -19,6 +19,7 @@ exercises) finds this module, since each puts tests/ on its path.
 """
 
 import json
+import math
 import os
 
 GROUPS = ("semantics-numpy", "semantics-c", "unit", "pipeline", "memory", "reliability")
@@ -76,3 +77,18 @@ def _record(line: str) -> str:
         with open(path, "a", encoding="utf-8") as out:
             out.write(line + "\n")
     return line
+
+
+def significant(value: float, digits: int) -> str:
+    """value to `digits` significant digits, with thousands separators: 3821.7, 3 -> '3,820'."""
+    if value == 0:
+        return "0"
+    places = digits - 1 - math.floor(math.log10(abs(value)))
+    rounded = round(value, places)
+    places = digits - 1 - math.floor(math.log10(abs(rounded)))  # 9.996 rounds up to 10
+    return f"{rounded:,.0f}" if places <= 0 else f"{rounded:,.{places}f}"
+
+
+def about(value: float) -> str:
+    """Two significant digits, for a sentence that says "about": 3821.7 -> '3,800'."""
+    return significant(value, 2)
