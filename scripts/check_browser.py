@@ -20,7 +20,8 @@ and counted. It checks, as a reader would see them:
      path is taller than the window; a <figure> has a caption;
  10. a power written 2^31^ in the prose is a superscript, and no 2^31 is left in a page's text
      outside code;
- 11. 404.html, opened from file://, is styled (its links are relative, docs/hooks/site404.py);
+ 11. 404.html, opened from file://, is styled (its links are relative, docs/hooks/site404.py),
+     and a missing page deep in the site, served as a host does, is styled, finds, links home;
  12. no request went to another host.
 Screenshots of the pages of SHOTS at 1280 and 390 px, light and dark, go to --shots (default
 build/browser/), for a person to look at. Prints one line per check and exits 1 when one
@@ -145,8 +146,22 @@ FIGURES_JS = """() => Array.from(document.querySelectorAll('article img[src*="fi
 
 
 class QuietHandler(SimpleHTTPRequestHandler):
+    """Serves the site as a host does: a missing path gets 404.html, at that path."""
+
     def log_message(self, *args):
         pass
+
+    def send_error(self, code, message=None, explain=None):
+        page = Path(self.directory) / "404.html"
+        if code != 404 or not page.exists():
+            return super().send_error(code, message, explain)
+        body = page.read_bytes()
+        self.send_response(404)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
 
 
 def serve(site: Path) -> ThreadingHTTPServer:
@@ -383,6 +398,20 @@ def run_checks(site: Path, shots: Path) -> Checks:
             detail = f"{len(rooted)} links from the server's root; styled from file://: {styled}"
             return styled and not rooted, detail
 
+        def page_404_served():
+            """A missing page deep in the site: styled, searchable, and a link home that works."""
+            page.goto(base + "part1/no-such-page/")
+            styled = page.evaluate(
+                "() => { const h = document.querySelector('.md-header');"
+                " return !!h && getComputedStyle(h).position === 'sticky'; }"
+            )
+            found, said = search(page, term, Path(step).name)
+            page.goto(base + "part1/no-such-page/")
+            page.click("article a[href='index.html']")
+            home = page.url.rstrip("/").endswith(("index.html", base.rstrip("/")))
+            detail = f"styled at a deeper path: {styled}; search {said}; home link: {page.url}"
+            return styled and found and home, detail
+
         def screenshots():
             taken = 0
             for scheme in ("light", "dark"):
@@ -414,6 +443,9 @@ def run_checks(site: Path, shots: Path) -> Checks:
         checks.run("figures: no background, short, captioned", figures_read)
         checks.run("powers are superscripts", superscripts)
         checks.run("404.html is styled from file://", page_404)
+        checks.run(
+            "a missing page deep in the site is styled, searchable, links home", page_404_served
+        )
         checks.run("screenshots for review", screenshots)
         context.close()
     server.shutdown()
