@@ -14,10 +14,12 @@ Nothing here runs a program; it only names the conventions (docs/CONTRIBUTING.md
 import contextlib
 import fnmatch
 import hashlib
+import io
 import json
 import os
 import re
 import tempfile
+import tokenize
 from pathlib import Path
 
 from producers import COMPANIONS, PRODUCERS, RUN_RECORDS  # noqa: F401 (re-exported)
@@ -69,8 +71,28 @@ def sources_hash(key: str, root: Path = ROOT, sources: tuple | None = None) -> s
     digest = hashlib.sha256()
     for name in source_files(key, root, sources):
         digest.update(name.encode() + b"\0")
-        digest.update((root / name).read_bytes() + b"\0")
+        digest.update(hashed_text(root / name) + b"\0")
     return digest.hexdigest()[:HASH_LENGTH]
+
+
+def hashed_text(path: Path) -> bytes:
+    """What of a source file its outputs can depend on: for Python, its tokens without the
+    comments (a listing's region markers, a reworded comment, change nothing a program does,
+    so they make no output stale); for any other file, its bytes. A file that does not parse
+    as Python is taken whole."""
+    data = path.read_bytes()
+    if path.suffix != ".py":
+        return data
+    try:
+        tokens = tokenize.tokenize(io.BytesIO(data).readline)
+        kept = [
+            f"{token.type} {token.string}"
+            for token in tokens
+            if token.type not in (tokenize.COMMENT, tokenize.NL)
+        ]
+    except (tokenize.TokenError, SyntaxError):
+        return data
+    return "\n".join(kept).encode()
 
 
 def header(key: str, root: Path = ROOT) -> str:

@@ -89,3 +89,23 @@ def test_run_all_help_names_the_variants():
     assert done.returncode == 0
     for option in ("--force", "--quick", "--only", "--with-mutants", "--deterministic-into"):
         assert option in done.stdout
+
+
+def test_a_comment_makes_no_output_stale(tmp_path):
+    """A listing's region markers and reworded comments change nothing a program does: the
+    sources hash ignores them, and sees every change of code, docstrings included."""
+    from book_common import hashed_text
+
+    path = tmp_path / "m.py"
+    path.write_text('"""Doc."""\nx = 1  # one\ny = 2\n')
+    before = hashed_text(path)
+    path.write_text('"""Doc."""\n# --8<-- [start:x]\nx = 1  # uno\n\n# --8<-- [end:x]\ny = 2\n')
+    assert hashed_text(path) == before
+    for changed in ('"""Doc!"""\nx = 1\ny = 2\n', '"""Doc."""\nx = 1\ny = 3\n', "x = 1\n"):
+        path.write_text(changed)
+        assert hashed_text(path) != before, changed
+    other = tmp_path / "ref.c"
+    other.write_text("int x; /* a */\n")
+    first = hashed_text(other)
+    other.write_text("int x; /* b */\n")
+    assert hashed_text(other) != first  # C is hashed as it is
