@@ -121,7 +121,41 @@ def ranges_dot(root: UOp) -> str:
     return re.sub(r'(?m)^  n(\d+) \[label="[^"]*"', label, to_dot(root))
 
 
+def rendered_program() -> UOp:
+    """Chapter 12's picture: two float params, a shared sum, a float max and a cast to int."""
+    x, y = (UOp(Ops.PARAM, arg=ParamArg(slot, F32)) for slot in (0, 1))
+    total = x + y  # one node, used twice: one statement
+    body = (total * total).max(y).cast(I32)
+    zero = UOp.const(0.0)
+    return UOp(Ops.CALL, (body, zero, zero), CallArg("square"))
+
+
+def rendered_dot(call: UOp) -> str:
+    """to_dot of the call's body with the C of each node under its label, read from render:
+    the statement of a node that has one, the text written in its place for a leaf."""
+    from uopc.render import PRELUDE, literal, render  # only this figure renders C
+
+    body, nodes = call.src[0], call.src[0].toposort()
+    lines = [line.strip() for line in render(call)[len(PRELUDE) :].strip().splitlines()[1:-1]]
+    statements = iter(lines[:-1])  # the last line is the return
+    c_text = {}
+    for u in nodes:
+        if u.op is Ops.CONST:
+            c_text[u] = f"written {literal(u)}"
+        elif u.op is Ops.PARAM:
+            c_text[u] = f"written p{u.arg.slot}"
+        else:
+            c_text[u] = next(statements)
+    c_text[body] += "\\n" + lines[-1]
+
+    def label(match: re.Match) -> str:
+        return f'{match[0][:-1]}\\n{c_text[nodes[int(match[1])]]}"'
+
+    return re.sub(r'(?m)^  n(\d+) \[label="[^"]*"', label, to_dot(body))
+
+
 GRAPHS = {
+    "rendered.svg": lambda: rendered_dot(rendered_program()),
     "relu.svg": relu,
     "sharing.svg": sharing,
     "index_before.svg": index_expression,

@@ -107,6 +107,7 @@ DEMOS = (
     "matcher",
     "fold",
     "order",
+    "c_traps",
 )
 
 

@@ -104,7 +104,7 @@ def _cast(u: UOp, a: str) -> str:
 # --8<-- [end:cast]
 
 
-# --8<-- [start:alu]
+# --8<-- [start:division]
 def _fast_division(u: UOp) -> bool:
     # C's truncating / and % agree with floor division when the dividend is never negative and
     # the divisor always positive; without the guard -7 / 2 gives -3 where the contract says -4.
@@ -119,6 +119,10 @@ def _floormod(u, a, b):
     return f"{a} % {b}" if _fast_division(u) else f"floormod_i32({a}, {b})"
 
 
+# --8<-- [end:division]
+
+
+# --8<-- [start:float_max]
 # Float MAX and CMPLT compare the difference with zero. clang (14 to 19) reads `(a > b) ? a : b`
 # as a max that ignores the sign of zero and folds max(max(0, x), 0) to max(0, x): -0.0 at
 # x = -0.0 where the contract says 0.0 (tests/test_render.py keeps the cases). `a - b > 0.0f` has
@@ -137,6 +141,10 @@ def _cmplt(u, a, b):
     return f"{a} - {b} < 0.0f" if u.src[0].dtype is F32 else f"{a} < {b}"
 
 
+# --8<-- [end:float_max]
+
+
+# --8<-- [start:alu_table]
 def _mul(u, a, b):
     return f"{a} && {b}" if u.dtype is BOOL else f"{a} * {b}"
 
@@ -158,9 +166,10 @@ ALU_EXPR = {
     Ops.WHERE: lambda u, c, a, b: f"{c} ? {a} : {b}",  # both branches were already computed
 }
 assert set(ALU_EXPR) == set(ALU), "every ALU op needs a C expression"
-# --8<-- [end:alu]
+# --8<-- [end:alu_table]
 
 
+# --8<-- [start:signature]
 def _signature(call: UOp) -> str:
     """`float add(float p0, float p1) {`: one parameter per argument position, used or not."""
     params = []
@@ -173,6 +182,9 @@ def _signature(call: UOp) -> str:
     body = call.src[0]
     ret = "void" if body.dtype is VOID else body.dtype.c
     return f"{ret} {call.arg.name}({', '.join(params) or 'void'}) {{"
+
+
+# --8<-- [end:signature]
 
 
 # --8<-- [start:names]
@@ -222,6 +234,7 @@ def _check_call(call) -> None:
         raise ValueError(f"render: a call cannot return a pointer ({call.src[0].op.name} body)")
 
 
+# --8<-- [start:statement]
 def _statement(u: UOp, name: str, names: dict) -> str:
     """The one C statement of an INDEX, LOAD or ALU node, whose value is called `name`."""
     operands = [names[s] for s in u.src]
@@ -232,6 +245,9 @@ def _statement(u: UOp, name: str, names: dict) -> str:
     if u.op in ALU_EXPR:
         return f"  {u.dtype.c} {name} = {ALU_EXPR[u.op](u, *operands)};"
     raise ValueError(f"render: no C for a {u.op.name} inside a call body")
+
+
+# --8<-- [end:statement]
 
 
 # Scratch beyond this many bytes in one call leaves the stack (a thread's stack may be small):
