@@ -3,16 +3,27 @@
     python scripts/check_stale.py [--committed] [--keep DIR]
 
 1. The outputs that come out the same on every run (the short path, the demos, the exercise
-   answers, the summary, the figures, the excerpts and out/numbers.json) are made again by
+   answers, the summary, the figures, the excerpts, the numbers each of them states,
+   out/KIND/STEM.numbers.json, and out/numbers.json) are made again by
    `run_all.sh --deterministic-into` in a temporary folder (the tree is not touched) and
    compared with out/ and excerpts/ byte for byte, except what depends on the machine: a line
-   ending in `(this machine)`, and a block whose first line does (its text is left out of the
-   whole file too). A file that differs, is missing, or that no program makes any more fails.
-2. The outputs too slow to make again here (the full test run and its counts, the proofs, the
-   planted bugs, the benchmark and the machine it ran on) are checked by the `# sources:` line
-   they start with: it must be the hash of the sources they came from, as they are now
-   (scripts/book_common.py lists those sources). bench.json carries the same hash.
-3. With --committed (as in .ci/run): `git diff --exit-code HEAD -- out excerpts` and no
+   ending in `(this machine)`, a block whose first line does (its text is left out of the
+   whole file too), and in a numbers file the keys make_numbers.MACHINE_KEYS names or whose
+   meaning ends in `(this machine)`. A file that differs, is missing, or that no program makes
+   any more fails.
+2. The outputs too slow to make again here (scripts/producers.py marks them slow: the test
+   run's counts, the proofs, the planted bugs, the benchmark and the machine it ran on) are
+   checked by the `# sources:` line they start with: it must be the hash of the sources they
+   came from, as they are now (producers.py lists those sources). Their blocks and their
+   numbers file belong to them and are not made again; bench.json carries the same hash.
+   The run records (book_common.RUN_RECORDS: the run's time, the test run's log) are copied
+   for the programs that read them and never checked, and out/sources.json (the build's
+   manifest of the sources each output was made from) is not compared.
+3. Every block of a saved output, out/KIND/STEM/NAME.txt, is text of its whole output
+   out/KIND/STEM.txt: a block that is not (or whose whole output is gone) is what an output
+   swapped in by halves looks like. A hidden file or folder that an interrupted write left
+   behind (`.NAME.*.part`, `.STEM.new`) fails too.
+4. With --committed (as in .ci/run): `git diff --exit-code HEAD -- out excerpts` and no
    untracked file there, so that what was checked is what is committed.
 
 A stale output is fixed by running ./run_all.sh (the full run: the committed out/ comes from
@@ -39,18 +50,20 @@ from book_common import (
     source_files,
     sources_hash,
 )
+from producers import MANIFEST
 
 SHOWN_DIFF = 30  # lines of diff shown per stale file
+NUMBERS_SUFFIX = ".numbers.json"  # out/KIND/STEM.numbers.json: the numbers a program states
 
 
 def hashed_outputs(out: Path) -> list[Path]:
-    """The hash-checked files under out/ (relative): each output, its blocks, its companions;
-    and the run records, which are not checked but copied like them."""
+    """The hash-checked files under out/ (relative): each output, its blocks, the numbers it
+    states, its companions; and the run records, which are not checked but copied like them."""
     found = []
     for key in SOURCES:
-        whole = out / f"{key}.txt"
-        if whole.exists():
-            found.append(whole.relative_to(out))
+        for whole in (out / f"{key}.txt", out / f"{key}{NUMBERS_SUFFIX}"):
+            if whole.exists():
+                found.append(whole.relative_to(out))
         if (out / key).is_dir():
             found += [path.relative_to(out) for path in (out / key).rglob("*") if path.is_file()]
     found += [Path(name) for name in COMPANIONS if (out / name).exists()]
@@ -102,15 +115,72 @@ def masked(path: Path) -> str:
     return "".join("<this machine>\n" if MACHINE_MARK in line else line for line in lines)
 
 
+def machine_keys() -> frozenset:
+    """The keys whose value is a measurement of this machine (make_numbers.MACHINE_KEYS)."""
+    try:
+        from make_numbers import MACHINE_KEYS
+    except ImportError:  # not declared there: only the meanings marked `(this machine)` count
+        return frozenset()
+    return frozenset(MACHINE_KEYS)
+
+
+def is_numbers_file(relative: Path) -> bool:
+    return relative.name == "numbers.json" or relative.name.endswith(NUMBERS_SUFFIX)
+
+
 def same_numbers(old: Path, new: Path) -> bool:
-    """numbers.json, ignoring the keys that come from lines marked as machine-dependent."""
-    from make_numbers import MACHINE_KEYS
+    """A numbers file (numbers.json or a program's KIND/STEM.numbers.json), ignoring the keys of
+    machine measurements: those of MACHINE_KEYS and those whose meaning ends in the machine
+    mark (a key stated as {"value": ..., "meaning": "... (this machine)"})."""
+    skipped = machine_keys()
+
+    def by_machine(key, entry) -> bool:
+        if key in skipped:
+            return True
+        meaning = entry.get("meaning", "") if isinstance(entry, dict) else ""
+        return isinstance(meaning, str) and meaning.rstrip().endswith(MACHINE_MARK)
 
     def load(path):
-        data = json.loads(path.read_text(encoding="utf-8"))
-        return {key: value for key, value in data.items() if key not in MACHINE_KEYS}
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except ValueError:
+            return None  # not JSON: only the same bytes are the same
+        if not isinstance(data, dict):
+            return data
+        return {key: entry for key, entry in data.items() if not by_machine(key, entry)}
 
-    return load(old) == load(new)
+    first = load(old)
+    return first is not None and first == load(new)
+
+
+def block_problems(out: Path) -> list[str]:
+    """Every block out/KIND/STEM/NAME.txt must be text of its whole output out/KIND/STEM.txt
+    (blocks and whole are swapped in together; a block that is not there is a half-swapped
+    set); and no temporary file or folder of an interrupted write (a hidden name: `.NAME.*.part`
+    of book_common.write_atomic, `.STEM.new` of save_output) may be left under out/."""
+    problems = []
+    if not out.is_dir():
+        return problems
+    for block in sorted(out.glob("*/*/*.txt")):
+        if not block.is_file() or is_hidden(block.relative_to(out)):
+            continue
+        whole = block.parent.with_suffix(".txt")
+        name, whole_name = f"out/{block.relative_to(out)}", f"out/{whole.relative_to(out)}"
+        if not whole.is_file():
+            problems.append(f"{name}: a block whose whole output {whole_name} is gone")
+        elif block.read_text(encoding="utf-8") not in whole.read_text(encoding="utf-8"):
+            problems.append(
+                f"{name}: its text is not in its whole output {whole_name} "
+                "(the two come from different runs: rerun the program)"
+            )
+    for path in sorted(out.rglob(".*")):
+        if not is_hidden(path.parent.relative_to(out)):  # the hidden entry itself, once
+            problems.append(f"out/{path.relative_to(out)}: the temporary file of a cut write")
+    return problems
+
+
+def is_hidden(relative: Path) -> bool:
+    return any(part.startswith(".") for part in relative.parts)
 
 
 def files(folder: Path, skip: set[Path]) -> set[Path]:
@@ -133,7 +203,7 @@ def compare(label: str, saved: Path, made: Path, skip: set[Path]) -> list[str]:
         old, new = saved / relative, made / relative
         if old.read_bytes() == new.read_bytes():
             continue
-        if relative.name == "numbers.json" and label == "out":
+        if is_numbers_file(relative) and label == "out":
             if same_numbers(old, new):
                 continue
         elif relative.suffix == ".txt" and masked(old) == masked(new):
@@ -195,10 +265,11 @@ def main(argv=None) -> int:
     into = args.keep or Path(tempfile.mkdtemp(prefix="check-stale-"))
     try:
         regenerate(root, into)
-        skip = set(hashed_outputs(root / "out"))
+        skip = set(hashed_outputs(root / "out")) | {Path(MANIFEST)}  # not compared
         problems = compare("out", root / "out", into, skip | {Path("excerpts")})
         problems += compare("excerpts", root / "excerpts", into / "excerpts", set())
         problems += check_hashes(root / "out", root)
+        problems += block_problems(root / "out")
         if args.committed:
             problems += git_problems(root)
     finally:

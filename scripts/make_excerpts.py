@@ -10,23 +10,37 @@ the common indentation is removed (a method reads as written at the left margin)
 Errors (both modes): a start without its end or an end without its start, a name started twice
 in one file, an empty region, a marker comment that does not parse.
 Without --check, excerpts/ is made to match the regions exactly (files of regions that no longer
-exist are removed). With --check nothing is written, and it also fails when an excerpt on disk
+exist are removed). Each file is written whole under a temporary name in its folder and renamed
+(book_common.write_atomic), and the files of regions that are gone are removed only after every
+new one is in place; so an interrupted or failed run leaves each excerpt old or new, never cut,
+and no temporary file. SIGTERM stops it like SIGINT (exit 128 + the signal); a temporary file
+that a killed run (SIGKILL) left behind, `.NAME.*.part`, is removed by the next run.
+With --check nothing is written, and it also fails when an excerpt on disk
 differs from its region (stale), is missing or has no region, or when no page under docs/
 includes it and scripts/unused_outputs.txt does not list it with a reason.
 """
 
 import argparse
 import re
+import signal
 import sys
 import textwrap
 from pathlib import Path
 
-from book_common import REGION_DIRS, ROOT, allowed_unused, page_includes, read_unused
+from book_common import (
+    REGION_DIRS,
+    ROOT,
+    allowed_unused,
+    page_includes,
+    read_unused,
+    write_atomic,
+)
 
 MARKER = re.compile(r"\s*(?:#|//)\s*--8<-- \[(start|end):([a-z][-_0-9a-z]*)\]\s*")
 MARKER_LIKE = re.compile(r"\s*(?:#|//)\s*-+8<-+")  # a comment that means to be a marker
 SUFFIXES = (".py", ".c", ".h", ".sh")
 LONG_REGION = 60  # lines; style.md: a listing fits on one screen
+LEFTOVER = re.compile(r"\..+\..+\.part")  # book_common.write_atomic's temporary names
 
 
 def source_files(root: Path) -> list[Path]:
@@ -91,27 +105,59 @@ def all_excerpts(root: Path, problems: list[str]) -> dict[Path, str]:
     return excerpts
 
 
+def is_leftover(path: Path) -> bool:
+    """A temporary file of write_atomic, left by a run that was killed (SIGKILL)."""
+    return LEFTOVER.fullmatch(path.name) is not None
+
+
 def on_disk(out: Path) -> set[Path]:
     if not out.is_dir():
         return set()
-    return {path.relative_to(out) for path in out.rglob("*") if path.is_file()}
+    return {
+        path.relative_to(out) for path in out.rglob("*") if path.is_file() and not is_leftover(path)
+    }
+
+
+def remove_leftovers(out: Path) -> None:
+    for path in sorted(out.rglob(".*.part")) if out.is_dir() else []:
+        if path.is_file() and is_leftover(path):
+            path.unlink()
 
 
 def write(out: Path, excerpts: dict[Path, str]) -> None:
-    for relative in on_disk(out) - set(excerpts):
-        (out / relative).unlink()
-    for relative, text in excerpts.items():
+    """Make out/ hold exactly the excerpts: the new and changed files first, each whole (written
+    to a temporary name and renamed), then the removals, so that no moment of the run has a
+    region's excerpt missing or cut."""
+    remove_leftovers(out)
+    for relative, text in sorted(excerpts.items()):
         target = out / relative
-        if not target.exists() or target.read_text(encoding="utf-8") != text:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(text, encoding="utf-8")
+        if not target.is_file() or target.read_bytes() != text.encode("utf-8"):
+            write_atomic(target, text)
+    for relative in sorted(on_disk(out) - set(excerpts)):
+        (out / relative).unlink()
     for folder in sorted((p for p in out.rglob("*") if p.is_dir()), reverse=True):
         if not any(folder.iterdir()):
             folder.rmdir()
 
 
+def stop_on_sigterm() -> None:
+    """SIGTERM stops the run as SIGINT does: the exception unwinds through write_atomic, which
+    removes its temporary file, and the exit status says which signal it was."""
+
+    def stop(number, frame):
+        raise SystemExit(128 + number)
+
+    signal.signal(signal.SIGTERM, stop)
+
+
 def check(root: Path, out: Path, excerpts: dict[Path, str], problems: list[str]) -> None:
     present = on_disk(out)
+    for path in sorted(out.rglob(".*.part")) if out.is_dir() else []:
+        if is_leftover(path):
+            problems.append(
+                f"excerpts/{path.relative_to(out)}: a temporary file of an interrupted run "
+                "(run scripts/make_excerpts.py)"
+            )
     for relative in sorted(present - set(excerpts)):
         problems.append(f"excerpts/{relative}: no region makes it (stale: run make_excerpts.py)")
     for relative, text in sorted(excerpts.items()):
@@ -134,6 +180,7 @@ def main(argv=None) -> int:
     parser.add_argument("--root", type=Path, default=ROOT, help="the repository")
     parser.add_argument("--out", type=Path, help="where the excerpts go (default ROOT/excerpts)")
     args = parser.parse_args(argv)
+    stop_on_sigterm()
     root = args.root.resolve()
     out = args.out or root / "excerpts"
     problems: list[str] = []

@@ -6,7 +6,9 @@ check_stale's comparisons, the mkdocs hook under `mkdocs build --strict`, check_
 check_browser); they run here as the book build runs them, in a child process.
 """
 
+import html
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -311,6 +313,69 @@ def test_hash_check_catches_an_output_older_than_its_sources(tmp_path):
     assert any(p.startswith("out/bench/bench.json:") for p in problems), problems
 
 
+def test_block_check_catches_a_block_not_in_its_whole_output(tmp_path):
+    """A half-swapped set: blocks of one run beside the whole output of another."""
+    out = saved_output(tmp_path / "out", "title\none\ntwo\n", {"first": "one\n", "second": "two\n"})
+    assert check_stale.block_problems(out) == []
+    write(out / "demos" / "prog" / "second.txt", "two, from a newer run\n")
+    problems = check_stale.block_problems(out)
+    assert problems == [
+        "out/demos/prog/second.txt: its text is not in its whole output out/demos/prog.txt "
+        "(the two come from different runs: rerun the program)"
+    ], problems
+    (out / "demos" / "prog.txt").unlink()
+    problems = check_stale.block_problems(out)
+    assert any(
+        "first.txt: a block whose whole output out/demos/prog.txt is gone" in p for p in problems
+    )
+
+
+def test_block_check_catches_a_temporary_file_left_by_a_killed_write(tmp_path):
+    out = saved_output(tmp_path / "out", "title\none\n", {"first": "one\n"})
+    write(out / "demos" / ".prog.txt.k3j9x2.part", "tit")
+    write(out / "demos" / ".prog.new" / "first.txt", "one, from a newer run\n")
+    problems = check_stale.block_problems(out)
+    assert problems == [
+        "out/demos/.prog.new: the temporary file of a cut write",
+        "out/demos/.prog.txt.k3j9x2.part: the temporary file of a cut write",
+    ], problems
+
+
+def test_a_slow_output_keeps_its_numbers_and_blocks_and_the_run_records_are_copied(tmp_path):
+    out = tmp_path / "out"
+    slow = next(iter(book_common.SOURCES))  # e.g. proofs/proofs: hash-checked, never made again
+    write(out / f"{slow}.txt", "x\n")
+    write(out / f"{slow}.numbers.json", "{}\n")
+    write(out / slow / "block.txt", "x\n")
+    write(out / "demos" / "prog.numbers.json", "{}\n")  # made again and compared: not here
+    for record in book_common.RUN_RECORDS:
+        write(out / record, "{}\n")
+    found = {path.as_posix() for path in check_stale.hashed_outputs(out)}
+    assert {f"{slow}.txt", f"{slow}.numbers.json", f"{slow}/block.txt"} <= found
+    assert set(book_common.RUN_RECORDS) <= found
+    assert "demos/prog.numbers.json" not in found
+
+
+def numbers_file(root: Path, numbers: dict) -> Path:
+    write(root / "demos" / "prog.txt", "x\n")
+    stated = {
+        key: {"value": value, "meaning": meaning} for key, (value, meaning) in numbers.items()
+    }
+    write(root / "demos" / "prog.numbers.json", json.dumps(stated, indent=1) + "\n")
+    return root
+
+
+def test_stale_comparison_of_stated_numbers_ignores_only_machine_measurements(tmp_path):
+    def made(root, seconds, count):
+        timing = (seconds, "seconds to build the chain (this machine)")
+        return numbers_file(tmp_path / root, {"build_s": timing, "nodes": (count, "its nodes")})
+
+    saved, same, stale = made("a", 2.9, 7), made("b", 3.4, 7), made("c", 2.9, 8)
+    assert check_stale.compare("out", saved, same, set()) == []
+    problems = check_stale.compare("out", saved, stale, set())
+    assert any("demos/prog.numbers.json: stale" in p for p in problems), problems
+
+
 @pytest.mark.skipif(shutil.which("git") is None, reason="no git")
 def test_committed_check_catches_uncommitted_outputs(tmp_path):
     def git(*args):
@@ -379,6 +444,113 @@ def test_mkdocs_build_fails_on_a_bad_number(book, old, new, expected):
     plant(book / "docs" / "short" / "one.md", old, new)
     done = build(book)
     assert done.returncode != 0 and expected in done.stderr, done.stderr
+
+
+def with_numbers(book: Path, **numbers) -> None:
+    path = book / "out" / "numbers.json"
+    stated = json.loads(path.read_text(encoding="utf-8"))
+    stated.update(numbers)
+    path.write_text(json.dumps(stated), encoding="utf-8")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "value, expected",
+    [
+        (None, "is null"),
+        ([1, 2], "is list [1, 2], not a number or a string"),
+        ({"value": 1}, "is dict {'value': 1}"),
+        (True, "is bool True"),
+        (float("nan"), "is nan, not a finite number"),
+        ("two\nlines", "is 'two\\nlines': a string with a line break"),
+    ],
+    ids=["null", "list", "dict", "bool", "NaN", "line break"],
+)
+def test_mkdocs_build_fails_on_a_malformed_number(book, value, expected):
+    site_project(book)
+    with_numbers(book, lines=value)
+    done = build(book)
+    assert done.returncode != 0, done.stderr
+    message = f"short/one.md: number lines in out/numbers.json {expected}"  # page and key
+    assert message in done.stderr, done.stderr
+
+
+@pytest.mark.slow
+def test_mkdocs_build_names_the_page_of_a_missing_number(book):
+    site_project(book)
+    numbers = book / "out" / "numbers.json"
+    numbers.write_text(json.dumps({"_missing": []}), encoding="utf-8")  # no key `lines`
+    done = build(book)
+    assert done.returncode != 0
+    assert "short/one.md: unknown number {{ n.lines }}" in done.stderr, done.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("text", ["", "  \n\n\t\n"], ids=["empty", "whitespace"])
+def test_mkdocs_build_fails_on_an_empty_included_file(book, text):
+    site_project(book)
+    (book / "out" / "short" / "demo.txt").write_text(text, encoding="utf-8")
+    done = build(book)
+    assert done.returncode != 0, done.stderr
+    expected = "short/one.md:12: the included file out/short/demo.txt is empty"
+    assert expected in done.stderr, done.stderr
+
+
+MARKUP = "<b>bold</b> & *star* _under_ `tick` [link](x.html) 2^3 a|b {: .c} \\ #5 {{ n.lines }}"
+MARKUP_PAGE = """\
+    # Marks
+
+    Prose: {{ n.markup }} end.
+
+    {{ n.dash }} at the start of a paragraph, and {{ n.ordinal }}
+
+    {{ n.ordinal }}
+
+    | value | next |
+    |-------|------|
+    | {{ n.markup }} | cell |
+
+    In code: `{{ n.flags }}`.
+    """
+
+
+def text_of(fragment: str) -> str:
+    """The text a reader sees in an HTML fragment that holds no tag."""
+    assert "<" not in fragment, f"markup in {fragment!r}"
+    return html.unescape(fragment)
+
+
+@pytest.mark.slow
+def test_mkdocs_build_puts_a_string_in_as_literal_text(book):
+    site_project(book)
+    marks = {"markup": MARKUP, "dash": "- not a list", "ordinal": "1. not a list"}
+    with_numbers(book, **marks, flags="-O2 -x*y_z <a>")
+    write(book / "docs" / "short" / "one.md", MARKUP_PAGE)
+    done = build(book)
+    assert done.returncode == 0, done.stderr
+    page = (book / "site" / "short" / "one.html").read_text(encoding="utf-8")
+    article = page[page.index("<h1") : page.index("</article>")]
+    assert text_of(re.search(r"<p>Prose: (.*?) end\.</p>", article).group(1)) == MARKUP
+    cell = re.search(r"<td>(.*?)</td>\s*<td>cell</td>", article).group(1)
+    assert text_of(cell) == MARKUP  # the | did not split the cell
+    paragraphs = [text_of(p) for p in re.findall(r"<p>([^<]*)</p>", article)]
+    assert f"{marks['dash']} at the start of a paragraph, and {marks['ordinal']}" in paragraphs
+    assert marks["ordinal"] in paragraphs
+    for tag in ("<b>", "<em>", "<strong>", "<ul>", "<ol>", "<sup>", '<a href="x.html'):
+        assert tag not in article, tag
+    assert article.count("<code>") == 1  # the span of the page; none from a value
+    assert "<code>-O2 -x*y_z &lt;a&gt;</code>" in article  # in a code span, as it is
+
+
+@pytest.mark.slow
+def test_mkdocs_build_refuses_a_backtick_inside_a_code_span(book):
+    site_project(book)
+    with_numbers(book, flags="a`b")
+    write(book / "docs" / "short" / "one.md", "# Flags\n\nIn code: `{{ n.flags }}`.\n")
+    done = build(book)
+    assert done.returncode != 0 and "short/one.md: number flags = 'a`b' has a backtick" in (
+        done.stderr
+    ), done.stderr
 
 
 def small_site(tmp_path: Path) -> Path:

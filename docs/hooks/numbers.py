@@ -4,14 +4,23 @@
   scripts/make_numbers.py from the saved outputs); `{{ n.KEY:SPEC }}` formats it with the
   Python format spec SPEC, e.g. `{{ n.checks_total:, }}` gives 2,130,560. This runs on the
   page's own markdown, before the includes are expanded, so included files are never touched.
-- An unknown key, a spec that does not apply to the value, or any `{{ n.` left after the
-  replacement (a typo such as a missing brace) stops the build with the page and the key, in
-  every mode of mkdocs (it is an error, not a warning that --quiet could hide).
+- A value is a number (an int or a finite float, not a bool) or a plain string (one line). A
+  string is put in as literal text: in the prose its characters that Markdown, the extensions
+  or HTML would read as markup (`<`, `&`, `*`, `_`, backticks, brackets, `|`, `^`, ...) become
+  character references, so `a*b*` shows as a*b* rather than in italics; inside a code span or
+  a fenced block, where everything is already literal, it goes in as it is (a backtick there
+  would end the span, and stops the build).
+- An unknown key, a null value, a malformed value (a list, an object, a bool, NaN, a string
+  with a line break), a spec that does not apply to the value, or any `{{ n.` left after the
+  replacement (a typo such as a missing brace) stops the build with one message naming the
+  page and the key, in every mode of mkdocs (it is an error, not a warning that --quiet could
+  hide).
 - Every file of out/figures/ is published as figures/NAME in the site, so a page links it by a
   relative path, `../figures/relu.svg` from a page under short/; mkdocs then checks the link.
 """
 
 import json
+import math
 import re
 from pathlib import Path
 
@@ -20,6 +29,19 @@ from mkdocs.structure.files import File
 
 PLACEHOLDER = re.compile(r"\{\{\s*n\.([A-Za-z0-9_]+)\s*(?::([^}]*?))?\s*\}\}")
 LEFTOVER = re.compile(r"\{\{\s*n\.")
+FENCE = re.compile(r"^\s*(`{3,}|~{3,})")  # as docs/hooks/powers.py reads fences
+CODE_SPAN = re.compile(r"(`+).+?\1")
+# In the prose, the characters that may start markup anywhere in a line, as character references:
+# Markdown (\ ` * _ [ ] < > &), attr_list and the placeholders ({ }), tables (|), pymdownx.caret
+# and the powers hook (^), pymdownx.tilde should it be added (~), headings (#).
+ESCAPES = {char: f"&#{ord(char)};" for char in "\\`*_[]{}|^~#"}
+ESCAPES.update({"&": "&amp;", "<": "&lt;", ">": "&gt;"})
+# ... and those that start markup only at the start of a line: a list item (- + *, "1." "1)"),
+# a setext heading's underline (= -), a blockquote (>).
+LINE_START = re.compile(r"[-+=]|\d+[.)](?=\s|$)")
+# What may stand before a placeholder that still starts a line: indentation and list or quote
+# markers ("- - x" is a list in a list).
+BLOCK_START = re.compile(r"\s*(?:(?:[-*+>]|\d+[.)])\s+)*")
 STATE = {}
 
 
@@ -31,13 +53,42 @@ def on_config(config):
     path = _root(config) / "out" / "numbers.json"
     if not path.exists():
         raise PluginError(f"{path} is missing: run ./run_all.sh (or scripts/make_numbers.py)")
-    numbers = json.loads(path.read_text(encoding="utf-8"))
+    try:
+        numbers = json.loads(path.read_text(encoding="utf-8"))
+    except ValueError as error:
+        raise PluginError(f"{path} is not JSON: {error}") from None
+    if not isinstance(numbers, dict):
+        raise PluginError(f"{path} is not a JSON object of numbers")
     STATE["missing"] = numbers.pop("_missing", [])
     STATE["numbers"] = numbers
     return config
 
 
-def _value(key: str, spec: str | None, where: str) -> str:
+def malformed(value) -> str | None:
+    """What is wrong with a value a page cannot show, or None for a number or a plain string."""
+    if value is None:
+        return "is null"
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        return f"is {type(value).__name__} {value!r}, not a number or a string"
+    if isinstance(value, float) and not math.isfinite(value):
+        return f"is {value!r}, not a finite number"
+    if isinstance(value, str) and any(ord(char) < 32 or ord(char) == 127 for char in value):
+        return f"is {value!r}: a string with a line break or a control character"
+    return None
+
+
+def escape(text: str, at_line_start: bool) -> str:
+    """text as literal prose: what could be read as markup becomes a character reference."""
+    text = "".join(ESCAPES.get(char, char) for char in text)
+    start = LINE_START.match(text) if at_line_start else None
+    if start:  # "-" -> "&#45;", "1." -> "1&#46;"
+        end = start.end() - 1
+        text = f"{text[:end]}&#{ord(text[end])};{text[end + 1 :]}"
+    return text
+
+
+def _value(match: re.Match, where: str, code: bool, at_line_start: bool) -> str:
+    key, spec = match.group(1), match.group(2)
     numbers = STATE["numbers"]
     if key not in numbers:
         hint = ""
@@ -45,15 +96,49 @@ def _value(key: str, spec: str | None, where: str) -> str:
             hint = f" (outputs not made yet: {', '.join(STATE['missing'])})"
         raise PluginError(f"{where}: unknown number {{{{ n.{key} }}}} in out/numbers.json{hint}")
     value = numbers[key]
+    problem = malformed(value)
+    if problem:
+        raise PluginError(f"{where}: number {key} in out/numbers.json {problem}")
     try:
-        return format(value, spec.strip() if spec else "")
+        text = format(value, spec.strip() if spec else "")
     except (ValueError, TypeError) as error:
         raise PluginError(f"{where}: {{{{ n.{key}:{spec} }}}} on {value!r}: {error}") from None
+    if not isinstance(value, str):
+        return text
+    if code:
+        if "`" in text:
+            raise PluginError(f"{where}: number {key} = {value!r} has a backtick, in code")
+        return text
+    return escape(text, at_line_start)
+
+
+def _code_spans(line: str) -> list[tuple[int, int]]:
+    return [span.span() for span in CODE_SPAN.finditer(line)]
+
+
+def replace(markdown: str, where: str) -> str:
+    """The page with every placeholder replaced: raw in fenced blocks and code spans (literal
+    there already), escaped in the prose."""
+    lines, fence = [], None
+    for line in markdown.split("\n"):
+        opened = FENCE.match(line)
+        in_code = fence is not None or opened is not None  # a fence line's title is not prose
+        if opened and (fence is None or opened.group(1).startswith(fence)):
+            fence = opened.group(1)[:3] if fence is None else None
+        spans = [] if in_code else _code_spans(line)
+
+        def put(match: re.Match, line=line, spans=spans, in_code=in_code) -> str:
+            code = in_code or any(start < match.start() < end for start, end in spans)
+            at_start = BLOCK_START.fullmatch(line[: match.start()]) is not None
+            return _value(match, where, code, at_start)
+
+        lines.append(PLACEHOLDER.sub(put, line))
+    return "\n".join(lines)
 
 
 def on_page_markdown(markdown, page, config, files):
     where = page.file.src_uri
-    text = PLACEHOLDER.sub(lambda m: _value(m.group(1), m.group(2), where), markdown)
+    text = replace(markdown, where)
     leftover = LEFTOVER.search(text)
     if leftover:
         line = text.count("\n", 0, leftover.start()) + 1
