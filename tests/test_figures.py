@@ -183,3 +183,42 @@ def test_pipeline_shows_every_module_with_its_lines_on_no_background(two_runs):
     shown = sum(int(n.replace(",", "")) for n in re.findall(r"([\d,]+) lines", words))
     assert shown == total
     assert 'fill="white"' not in text  # no painted page behind the graph: either theme shows
+
+
+# ---------------------------------------------------------------------------------------------
+# Writing: all drawn before any is written, each written whole, a killed run's leftovers removed
+# ---------------------------------------------------------------------------------------------
+
+
+def test_a_failed_drawing_writes_nothing(tmp_path, monkeypatch):
+    module = load_script()
+    out = tmp_path / "figures"
+    out.mkdir()
+    (out / "relu.svg").write_text("<svg>old</svg>\n", encoding="utf-8")
+
+    def broken():
+        raise SystemExit("make_figures: dot failed on broken.svg: a planted failure")
+
+    graphs = {"relu.svg": lambda: "digraph { a; }\n", "broken.svg": broken}
+    monkeypatch.setattr(module, "GRAPHS", graphs)
+    monkeypatch.setattr(module, "both_palettes", lambda source: source)
+    monkeypatch.setattr(module, "dot_svg", lambda source, name: f"<svg>{name}</svg>\n")
+    monkeypatch.setattr(module, "stop_on_sigterm", lambda: None)  # pytest keeps its own
+    with pytest.raises(SystemExit, match="planted failure"):
+        module.main(["--out", str(out), "--data", str(tmp_path / "none.json")])
+    assert sorted(p.name for p in out.iterdir()) == ["relu.svg"]
+    assert (out / "relu.svg").read_text(encoding="utf-8") == "<svg>old</svg>\n"
+
+
+def test_write_all_removes_leftovers_and_leaves_unchanged_figures_alone(tmp_path):
+    module = load_script()
+    out = tmp_path / "figures"
+    out.mkdir()
+    (out / "same.svg").write_text("<svg>same</svg>\n", encoding="utf-8")
+    os.utime(out / "same.svg", (1, 1))
+    (out / ".changed.svg.k2j4x9.part").write_text("<svg>cha", encoding="utf-8")  # a killed run
+    (out / "changed.svg").write_text("<svg>old</svg>\n", encoding="utf-8")
+    module.write_all(out, {"same.svg": "<svg>same</svg>\n", "changed.svg": "<svg>new</svg>\n"})
+    assert sorted(p.name for p in out.iterdir()) == ["changed.svg", "same.svg"]
+    assert (out / "changed.svg").read_text(encoding="utf-8") == "<svg>new</svg>\n"
+    assert (out / "same.svg").stat().st_mtime == 1  # not written again
