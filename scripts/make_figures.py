@@ -134,6 +134,81 @@ def ranges_dot(root: UOp) -> str:
     return re.sub(r'(?m)^  n(\d+) \[label="[^"]*"', label, to_dot(root))
 
 
+# Chapter 11's number line: d = i*4 + j cut into blocks of 4, with d//4 and d%4 under each
+# value, every cell computed by evaluating the real nodes; the last row lets j reach 4.
+BLOCK_TINTS = ("#e8eaf6", "#e0f2f1", "#fff3e0")  # light fills: dark text reads on both themes
+SPILL = "#ffcdd2"
+
+
+def split_line() -> str:
+    from uopc.interp import evaluate  # only this figure evaluates nodes
+
+    i, j = (UOp(Ops.PARAM, arg=ParamArg(slot, I32)) for slot in (0, 1))
+    d = i * 4 + j
+    envs = [{0: a, 1: b} for a in range(len(BLOCK_TINTS)) for b in range(4)]
+
+    def cell(text, fill, span=1, width=30):
+        size = f'width="{width * span}" height="26" fixedsize="true"'
+        colour = f' bgcolor="{fill}"' if fill else ""  # no fill: the page's own colour
+        return f'<td{colour} colspan="{span}" {size}>{text}</td>'
+
+    def row(label, cells):
+        return f"<tr>{cell(label, '#f5f5f5', width=100)}{''.join(cells)}</tr>"
+
+    tint = [BLOCK_TINTS[env[0]] for env in envs]
+    top = [cell(evaluate(d, env), fill) for env, fill in zip(envs, tint, strict=True)]
+    quotients = [cell(f"i = {evaluate(d // 4, {0: a, 1: 0})}", f, 4) for a, f in
+                 enumerate(BLOCK_TINTS)]  # fmt: skip
+    remainders = [cell(evaluate(d % 4, env), fill) for env, fill in zip(envs, tint, strict=True)]
+    spill = [evaluate(d, {0: 0, 1: b}) for b in range(5)]  # i = 0, j in [0, 4]
+    last = [cell(f"j={b}" if b in (0, 4) else "", SPILL if b == 4 else tint[0]) for b in range(5)]
+    last += [cell("", None) for _ in range(len(envs) - len(spill))]
+    table = [
+        '<table border="0" cellborder="1" cellspacing="0" cellpadding="2" color="#5c6bc0">',
+        row("d = i*4+j", top),
+        row("d//4", quotients),
+        row("d%4", remainders),
+        row("i=0, j to 4", last),
+        "</table>",
+    ]
+    head = to_dot(i).splitlines()[:4]  # to_dot's header, so that both_palettes applies
+    node = f'  line [shape=plain, style="", fontcolor="#1a1c2e", label=<{"".join(table)}>];'
+    return "\n".join([*head, node, "}"]) + "\n"
+
+
+def rendered_program() -> UOp:
+    """Chapter 12's picture: two float params, a shared sum, a float max and a cast to int."""
+    x, y = (UOp(Ops.PARAM, arg=ParamArg(slot, F32)) for slot in (0, 1))
+    total = x + y  # one node, used twice: one statement
+    body = (total * total).max(y).cast(I32)
+    zero = UOp.const(0.0)
+    return UOp(Ops.CALL, (body, zero, zero), CallArg("square"))
+
+
+def rendered_dot(call: UOp) -> str:
+    """to_dot of the call's body with the C of each node under its label, read from render:
+    the statement of a node that has one, the text written in its place for a leaf."""
+    from uopc.render import PRELUDE, literal, render  # only this figure renders C
+
+    body, nodes = call.src[0], call.src[0].toposort()
+    lines = [line.strip() for line in render(call)[len(PRELUDE) :].strip().splitlines()[1:-1]]
+    statements = iter(lines[:-1])  # the last line is the return
+    c_text = {}
+    for u in nodes:
+        if u.op is Ops.CONST:
+            c_text[u] = f"written {literal(u)}"
+        elif u.op is Ops.PARAM:
+            c_text[u] = f"written p{u.arg.slot}"
+        else:
+            c_text[u] = next(statements)
+    c_text[body] += "\\n" + lines[-1]
+
+    def label(match: re.Match) -> str:
+        return f'{match[0][:-1]}\\n{c_text[nodes[int(match[1])]]}"'
+
+    return re.sub(r'(?m)^  n(\d+) \[label="[^"]*"', label, to_dot(body))
+
+
 GRAPHS = {
     "relu.svg": relu,
     "sharing.svg": sharing,
@@ -146,6 +221,7 @@ GRAPHS = {
     "shared_tree.svg": lambda: tree_dot(shared_sum()),
     "ranges.svg": lambda: ranges_dot(index_expression()),
     "ranges_big.svg": lambda: ranges_dot(big_product()),
+    "split_line.svg": split_line,
 }
 
 

@@ -108,6 +108,7 @@ DEMOS = (
     "fold",
     "order",
     "c_traps",
+    "integers",
 )
 
 

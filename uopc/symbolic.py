@@ -185,10 +185,10 @@ def distribute_const(x, c1, c2):
 
 # --8<-- [end:constants]
 
-# --8<-- [start:division]
 # ---- division and remainder ----------------------------------------------------------------
 
 
+# --8<-- [start:division_trivial]
 @rule("x//c trivial", UPat(Ops.FLOORDIV, dtype=INT, src=(var("x"), cvar("c"))), SYM)
 def floordiv_trivial(x, c):
     # x//1 -> x; x//-1 -> -x (INT_MIN // -1 and -INT_MIN are both INT_MIN); x//0 -> 0
@@ -207,6 +207,10 @@ def floormod_trivial(x, c):
     return const(0) if c.arg in (1, -1) else None
 
 
+# --8<-- [end:division_trivial]
+
+
+# --8<-- [start:bucket]
 @rule("x%c inside one bucket", UPat(Ops.FLOORMOD, dtype=INT, src=(var("x"), cvar("c"))), SYM)
 def floormod_one_bucket(x, c):
     # x%c -> x - k*c when x//c is k over x's whole range (x in [8,11]: x%4 -> x-8)
@@ -216,6 +220,10 @@ def floormod_one_bucket(x, c):
     return x if k == 0 else x + const(wrap32(-k * c.arg))
 
 
+# --8<-- [end:bucket]
+
+
+# --8<-- [start:nested]
 @rule(
     "(x//c1)//c2",
     UPat(Ops.FLOORDIV, dtype=INT, src=(UPat(Ops.FLOORDIV, src=(var("x"), cvar("c1"))), cvar("c2"))),
@@ -240,7 +248,7 @@ def floormod_floormod(x, c1, c2):
     return None
 
 
-# --8<-- [end:division]
+# --8<-- [end:nested]
 
 
 # --8<-- [start:terms]
@@ -299,6 +307,10 @@ def split(d: UOp, c: int):
     return total(quotients), r
 
 
+# --8<-- [end:split]
+
+
+# --8<-- [start:split_rules]
 @rule("(a*c1+b)//c2", UPat(Ops.FLOORDIV, dtype=INT, src=(var("d"), cvar("c"))), SYM)
 def split_floordiv(d, c):
     # (c*q + r)//c -> q + r//c, exact when nothing wraps
@@ -319,7 +331,7 @@ def split_floormod(d, c):
     return const(0) if r is None else r % c
 
 
-# --8<-- [end:split]
+# --8<-- [end:split_rules]
 
 # --8<-- [start:fast]
 # ---- fast math: each of these changes some result, so they run only on request -------------
