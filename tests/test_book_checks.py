@@ -376,6 +376,21 @@ def test_stale_comparison_of_stated_numbers_ignores_only_machine_measurements(tm
     assert any("demos/prog.numbers.json: stale" in p for p in problems), problems
 
 
+def test_stale_comparison_of_the_numbers_reference_ignores_machine_lines(tmp_path):
+    def reference(root, seconds, nodes):
+        return write(
+            tmp_path / root / "numbers-reference.md",
+            "| key | value | meaning | stated by |\n|---|---|---|---|\n"
+            f"| `build_s` | `{seconds}` | seconds to build (this machine) | demos/errors |\n"
+            f"| `nodes` | `{nodes}` | its nodes | demos/errors |\n",
+        ).parent
+
+    saved, same, stale = reference("a", 2.9, 7), reference("b", 3.4, 7), reference("c", 2.9, 8)
+    assert check_stale.compare("out", saved, same, set()) == []
+    problems = check_stale.compare("out", saved, stale, set())
+    assert any("numbers-reference.md: stale" in p for p in problems), problems
+
+
 @pytest.mark.skipif(shutil.which("git") is None, reason="no git")
 def test_committed_check_catches_uncommitted_outputs(tmp_path):
     def git(*args):
