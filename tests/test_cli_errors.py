@@ -7,6 +7,7 @@ import os
 import random
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -257,6 +258,144 @@ def test_output_to_a_full_device(tmp_path):
         )
     assert done.returncode == 2
     assert done.stderr == "uopc: cannot write the output: No space left on device\n"
+
+
+# ---------------------------------------------------------------------------------------------
+# issue 21: bounded compiles and scratch, a named environment, small and inert output
+# ---------------------------------------------------------------------------------------------
+
+
+def chain(nodes: int) -> str:
+    """A call whose body is a chain of `nodes` i32 adds and multiplies on its parameter."""
+    lines = ["%0 = param : dtype=i32 slot=0", "%1 = const : dtype=i32 value=3"]
+    for k in range(2, nodes + 2):
+        lines.append(f"%{k} = {'add' if k % 2 else 'mul'} %{k - 1}, %{k % 2}")
+    lines += [f"%{nodes + 2} = const : dtype=i32 value=0", f"%{nodes + 3} = call %{nodes + 1}, "]
+    lines[-1] += f"%{nodes + 2} : name=chain"
+    return HEADER + "\n".join(lines) + "\n"
+
+
+def chain_value(nodes: int, x: int) -> int:
+    """The chain's result computed apart, in Python's ints wrapped to int32."""
+    value = 3  # %1, the first node's left operand
+    for k in range(2, nodes + 2):
+        value = value + 3 if k % 2 else value * x
+        value = (value + 2**31) % 2**32 - 2**31
+    return value
+
+
+@pytest.mark.slow
+def test_a_200000_node_program_runs_or_is_refused_in_one_line(capsys, tmp_path):
+    path = write(tmp_path, chain(200_000))
+    start = time.monotonic()
+    result = in_process(capsys, "run", path, "5")
+    assert_one_error_line(result, "the C source has 200,034 lines, above the limit of 20,000")
+    assert time.monotonic() - start < 90
+    start = time.monotonic()
+    result = in_process(capsys, "run", path, "5", "--interp")
+    assert result == (0, f"chain(5) = {chain_value(200_000, 5)}\n", "")
+    assert time.monotonic() - start < 90
+
+
+def test_a_hanging_compiler_is_stopped_with_one_line(tmp_path):
+    fake = tmp_path / "fake_bin"
+    fake.mkdir()
+    (fake / "clang").write_text(
+        '#!/bin/sh\nif [ "$1" = "--version" ]; then echo "fake clang 1.0"; exit 0; fi\nsleep 1000\n'
+    )
+    (fake / "clang").chmod(0o755)
+    path = f"{fake}{os.pathsep}{os.environ['PATH']}"
+    start = time.monotonic()
+    result = uopc(
+        tmp_path, "run", RELU, "1", "2",
+        PATH=path, UOPC_CACHE=str(tmp_path / "c"), UOPC_COMPILE_TIMEOUT="0.5",
+    )  # fmt: skip
+    assert_one_error_line(result, "uopc: clang was stopped after 0.5 s, its time limit")
+    assert time.monotonic() - start < 30  # python's start-up, then half a second
+
+
+@pytest.mark.parametrize("content, mode", [("not a program\n", 0o755), ("", 0o644)])
+def test_a_clang_that_is_not_a_program(tmp_path, content, mode):
+    fake = tmp_path / "fake_bin"
+    fake.mkdir()
+    (fake / "clang").write_text(content)
+    (fake / "clang").chmod(mode)
+    result = uopc(tmp_path, "run", RELU, "1", "2", PATH=str(fake), UOPC_CACHE=str(tmp_path / "c"))
+    assert_one_error_line(result, "uopc: the compiler clang cannot be run: ")
+
+
+@pytest.mark.parametrize("setting", ["UOPC_MAX_C_LINES", "UOPC_COMPILE_TIMEOUT"])
+def test_a_bad_limit_setting_is_one_line(capsys, monkeypatch, setting):
+    monkeypatch.setenv(setting, "lots")
+    assert_one_error_line(
+        in_process(capsys, "run", RELU, "1", "2"), f"uopc: {setting} must be a positive number"
+    )
+
+
+@pytest.mark.parametrize("value", ["", "fast", "\x1b[2J"], ids=["empty", "unknown", "escape"])
+def test_a_bad_matcher_setting_is_one_line(tmp_path, value):
+    assert uopc(tmp_path, "check", RELU, UOPC_MATCHER=value)[0] == 0  # check needs no matcher
+    result = uopc(tmp_path, "simplify", RELU, UOPC_MATCHER=value)
+    assert_one_error_line(result, "uopc: UOPC_MATCHER must be 'compiled' or 'plain', got ")
+    assert "\x1b" not in result[2]
+
+
+def scratch_program(size: int) -> str:
+    """A call whose two scratch arrays hold `size` floats each."""
+    lines = ["%0 = param : dtype=f32 slot=0", "%1 = const : dtype=i32 value=0"]
+    for slot, k in ((1, 2), (2, 6)):
+        lines += [
+            f"%{k} = alloc : dtype=f32 slot={slot} size={size}",
+            f"%{k + 1} = index %{k}, %1",
+            f"%{k + 2} = store %{k + 1}, %0",
+            f"%{k + 3} = after %{k}, %{k + 2}",
+        ]
+    lines += ["%10 = index %5, %1", "%11 = load %10", "%12 = index %9, %1", "%13 = load %12"]
+    lines += ["%14 = add %11, %13", "%15 = const : dtype=f32 value=0.0", "%16 = call %14, %15"]
+    return HEADER + "\n".join(lines) + " : name=k\n"
+
+
+@pytest.mark.parametrize("interp", [False, True], ids=["c", "interp"])
+def test_scratch_over_the_total_limit_is_one_line_on_both_paths(capsys, tmp_path, interp):
+    path = write(tmp_path, scratch_program(MAX_ELEMENTS // 2 + 1))
+    result = in_process(capsys, "run", path, "1.5", *(["--interp"] if interp else []))
+    assert_one_error_line(
+        result,
+        f"line 18: CALL: its scratch arrays hold {MAX_ELEMENTS + 2:,} elements together, "
+        f"above the limit of {MAX_ELEMENTS:,}",
+    )
+
+
+@needs_clang
+def test_scratch_at_the_total_limit_runs(capsys, tmp_path, monkeypatch):
+    monkeypatch.setattr(runtime, "CACHE_DIR", str(tmp_path / "cache"))
+    path = write(tmp_path, scratch_program(MAX_ELEMENTS // 2))
+    assert in_process(capsys, "run", path, "1.5") == (0, "k(1.5) = 3.0\n", "")
+
+
+@pytest.mark.parametrize("dtype", ["bool", "f32"])
+def test_bounds_on_a_bool_or_f32_parameter_are_refused(capsys, tmp_path, dtype):
+    text = Path(RELU).read_text().replace("dtype=f32 slot=0", f"dtype={dtype} slot=0 min=0", 1)
+    assert_one_error_line(
+        in_process(capsys, "check", write(tmp_path, text)),
+        f"line 2: PARAM: min and max apply only to an i32 parameter, not {dtype}",
+    )
+
+
+def test_a_parse_error_quotes_a_bounded_prefix(capsys, tmp_path):
+    line = "%0 = add " + "%1, " * 2_000_000  # 8 MB on one line
+    status, out, err = in_process(capsys, "check", write(tmp_path, HEADER + line + "\n"))
+    assert_one_error_line((status, out, err), "line 2: cannot parse '%0 = add %1, %1, ")
+    assert f"... ({len(line):,} characters)'" in err and len(err) < 200
+
+
+@pytest.mark.parametrize("command", ["show", "simplify"])
+def test_show_and_simplify_write_no_control_characters(capsys, tmp_path, command):
+    text = Path(ADD3).read_text().replace("name=add3", "name=ad\x1b]0;owned\x07d3\x1b[2J")
+    status, out, err = in_process(capsys, command, write(tmp_path, text))
+    assert status == 0 and err == ""
+    assert "\x1b" not in out and "\x07" not in out
+    assert "name=ad\\x1b]0;owned\\x07d3\\x1b[2J" in out
 
 
 # ---------------------------------------------------------------------------------------------

@@ -5,15 +5,31 @@ reads are its own.
 """
 
 import ctypes
+import math
 import os
 import shutil
 import subprocess
 import sys
+import time
 
 import pytest
 from common import buffer, load, ptr_param, store
 
-from uopc import BOOL, F32, I32, CallArg, Ops, ParamArg, Ptr, UOp, runtime
+from uopc import (
+    BOOL,
+    F32,
+    I32,
+    INT_MAX,
+    INT_MIN,
+    CallArg,
+    Ops,
+    ParamArg,
+    Ptr,
+    UOp,
+    UOpError,
+    runtime,
+)
+from uopc.interp import evaluate
 from uopc.runtime import CTYPE, Buffer, Program, compile_c, execute
 
 needs_clang = pytest.mark.skipif(shutil.which(runtime.CC) is None, reason="clang is not installed")
@@ -396,3 +412,152 @@ def test_large_scratch_is_off_the_stack(cache):
     assert f"  static _Thread_local float a0[{size}];" in program.source
     assert "  float a1[4];" in program.source
     assert program(1.5) == 3.0
+
+
+# ---------------------------------------------------------------------------------------------
+# bounds (issue 21): the size of a compile, its time, the compiler, the values a call takes
+# ---------------------------------------------------------------------------------------------
+
+
+def lines_of_c(count: int) -> str:
+    return "".join(f"int v{k};\n" for k in range(count))
+
+
+@pytest.mark.parametrize("setting, lines", [(None, runtime.MAX_C_LINES + 1), ("50", 51)])
+def test_a_source_over_the_size_limit_never_reaches_the_compiler(monkeypatch, setting, lines):
+    if setting:
+        monkeypatch.setenv("UOPC_MAX_C_LINES", setting)
+    # a compiler that does not exist: refused before the version query would start it
+    with pytest.raises(runtime.CompilerError) as refused:
+        compile_c(lines_of_c(lines), cc="uopc-no-such-compiler")
+    limit = int(setting) if setting else runtime.MAX_C_LINES
+    assert str(refused.value).startswith(
+        f"the C source has {lines:,} lines, above the limit of {limit:,} (set UOPC_MAX_C_LINES"
+    )
+
+
+def test_a_source_at_the_size_limit_goes_on(monkeypatch):
+    monkeypatch.setenv("UOPC_MAX_C_LINES", "50")
+    with pytest.raises(FileNotFoundError):  # it got as far as looking for the compiler
+        compile_c(lines_of_c(50), cc="uopc-no-such-compiler")
+
+
+@pytest.mark.parametrize("name", ["UOPC_MAX_C_LINES", "UOPC_COMPILE_TIMEOUT"])
+@pytest.mark.parametrize("text", ["abc", "0", "-5", "nan", "inf", "1e400"])
+def test_a_bad_limit_setting_names_its_variable(monkeypatch, name, text):
+    if name == "UOPC_COMPILE_TIMEOUT" and text == "1e400":
+        text = "-1e400"  # float("1e400") is inf, refused above; keep the case distinct
+    monkeypatch.setenv(name, text)
+    with pytest.raises(ValueError, match=f"{name} must be a positive number, got '{text}'"):
+        compile_c(SOURCE, cc="uopc-no-such-compiler")
+
+
+@pytest.mark.parametrize("lines, seconds", [(0, 10.0), (999, 10.0), (20_000, 200.0)])
+def test_the_timeout_grows_with_the_size(monkeypatch, lines, seconds):
+    monkeypatch.delenv("UOPC_COMPILE_TIMEOUT", raising=False)
+    assert runtime.compile_timeout(lines) == seconds
+    monkeypatch.setenv("UOPC_COMPILE_TIMEOUT", "0.5")
+    assert runtime.compile_timeout(lines) == seconds / 20
+
+
+def sleeping_clang(tmp_path, answers_version: bool = True) -> str:
+    """A `clang` that never finishes; its sleep runs in a child, whose pid it writes down."""
+    script = tmp_path / "clang"
+    version = 'if [ "$1" = "--version" ]; then echo "fake clang 1.0"; exit 0; fi\n'
+    script.write_text(
+        "#!/bin/sh\n"
+        + (version if answers_version else "")
+        + f"sleep 1000 &\necho $! > {tmp_path / 'sleep.pid'}\nwait\n"
+    )
+    script.chmod(0o755)
+    return str(script)
+
+
+def gone(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stat_file:
+            return stat_file.read().split()[2] == "Z"  # a zombie has stopped running
+    except FileNotFoundError:
+        return True
+
+
+@pytest.mark.parametrize("answers_version", [True, False], ids=["build", "version"])
+def test_a_hanging_compiler_is_stopped(cache, tmp_path, monkeypatch, answers_version):
+    monkeypatch.setenv("UOPC_COMPILE_TIMEOUT", "0.5")
+    cc = sleeping_clang(tmp_path, answers_version)
+    start = time.monotonic()
+    with pytest.raises(runtime.CompilerError, match=r"was stopped after 0\.5 s, its time limit"):
+        compile_c(SOURCE, cc=cc)
+    assert time.monotonic() - start < 5
+    pid = int((tmp_path / "sleep.pid").read_text())
+    assert gone(pid), "the compiler's own child was left running"
+    leftovers = os.listdir(cache) if cache.exists() else []  # the version is asked first
+    assert [name for name in leftovers if ".tmp" in name] == []
+
+
+@pytest.mark.parametrize("content, mode", [("not a program\n", 0o755), ("", 0o644)])
+def test_a_compiler_that_is_not_a_program(cache, tmp_path, content, mode):
+    fake = tmp_path / "clang"
+    fake.write_text(content)
+    fake.chmod(mode)
+    with pytest.raises(runtime.CompilerError, match=f"the compiler {fake} cannot be run: "):
+        compile_c(SOURCE, cc=str(fake))
+
+
+# Every value a scalar argument or a buffer element takes must fit its dtype, as the
+# interpreter requires; ctypes alone would wrap 2**32 + 5 to 5 and take anything for a bool.
+BAD_VALUES = [
+    (I32, 2**32 + 5, ValueError, "4294967301 does not fit in int32"),
+    (I32, INT_MIN - 1, ValueError, "-2147483649 does not fit in int32"),
+    (I32, 2**5000, ValueError, "an int of 5001 bits does not fit in int32"),
+    (I32, 1.0, TypeError, "'float' object cannot be interpreted as an integer"),
+    (I32, "3", TypeError, "'str' object cannot be interpreted as an integer"),
+    (F32, "3", TypeError, "an f32 wants a real number, got str"),
+    (F32, 10**400, ValueError, "an int of 1329 bits does not fit in a float"),
+]
+
+
+@needs_clang
+@pytest.mark.parametrize("dtype, value, error, message", BAD_VALUES, ids=lambda v: str(v)[:20])
+def test_program_refuses_a_value_that_does_not_fit(cache, dtype, value, error, message):
+    program = Program(scalar_call(param(0, dtype) + param(0, dtype), dtype))
+    with pytest.raises(error, match=f"f: argument 0: {message}"):
+        program(value)
+    with pytest.raises(error, match=f"copyin: element 1: {message}"):
+        Buffer(dtype, 2).copyin([0, value])
+
+
+@needs_clang
+@pytest.mark.parametrize(
+    "dtype, value, expected",
+    [(I32, INT_MAX, -2), (I32, True, 2), (F32, 16777217, 33554432.0), (F32, 2**200, math.inf)],
+)
+def test_program_agrees_with_the_interpreter_on_values_that_fit(cache, dtype, value, expected):
+    body = param(0, dtype) + param(0, dtype)
+    assert Program(scalar_call(body, dtype))(value) == expected == evaluate(body, {0: value})
+
+
+def two_scratch_arrays(size: int) -> UOp:
+    """A call that writes element 0 of two scratch arrays of `size` floats and adds them."""
+    x = param(0, F32)
+    reads = []
+    for slot in (1, 2):
+        scratch = UOp(Ops.ALLOC, (), ParamArg(slot, Ptr(F32, size)))
+        reads.append(load(UOp(Ops.AFTER, (scratch, store(scratch, 0, x))), 0))
+    return scalar_call(reads[0] + reads[1], F32)
+
+
+def test_scratch_over_the_total_limit_is_refused():
+    """Each array alone is within the limit of one array; together they are not."""
+    half = runtime.MAX_ELEMENTS // 2
+    two_scratch_arrays(half)  # exactly the limit is allowed
+    with pytest.raises(UOpError, match=f"CALL: its scratch arrays hold {2 * half + 2:,} elements"):
+        two_scratch_arrays(half + 1)
+
+
+@pytest.mark.parametrize("dtype", [BOOL, F32, Ptr(F32, 4)], ids=["bool", "f32", "pointer"])
+@pytest.mark.parametrize("bounds", [(0, None), (None, 1), (0, 1)])
+def test_bounds_mean_something_only_on_an_i32(dtype, bounds):
+    op = Ops.ALLOC if isinstance(dtype, Ptr) else Ops.PARAM
+    with pytest.raises(UOpError, match=f"min and max apply only to an i32 parameter, not {dtype}"):
+        UOp(op, (), ParamArg(0, dtype, *bounds))

@@ -12,7 +12,7 @@ import pytest
 from uopc import BOOL, F32, I32, INT_MAX, INT_MIN, CallArg, Ops, ParamArg, Ptr, UOp
 from uopc.builder import Builder, make_call
 from uopc.semantics import f32
-from uopc.textfmt import ParseError, dumps, infix, loads
+from uopc.textfmt import MAX_QUOTE, ParseError, dumps, infix, loads, shorten
 
 H = "; uop v1\n"
 
@@ -574,3 +574,42 @@ def test_control_characters_are_escaped_in_messages(bad):
     with pytest.raises(ParseError) as refused:
         loads(f"; uop v2{bad}\n")
     assert str(refused.value).isprintable()
+
+
+# Issue 21: a message quotes at most MAX_QUOTE characters of the user's text, then its length.
+LONG = "9" * 1_000_000
+LONG_TEXTS = [
+    (H + "%0 = " + "x" * 1_000_000 + "\n", "line 2: unknown op 'xxx", 1_000_000),
+    (H + "x" * 1_000_000 + "\n", "line 2: cannot parse 'xxx", 1_000_000),
+    (H + "%0 = const : dtype=i32 value=" + LONG + "\n", "int() with base 10: '999", 1_000_000),
+    (H + "%0 = const : dtype=f32 value=1" + LONG + "\n", "to float: '1999", 1_000_001),
+    (H + "%0 = const : dtype=" + LONG + " value=1\n", "unknown dtype '999", 1_000_000),
+    (H + "%0 = const : dtype=bool value=t" + LONG + "\n", "true or false, got 't999", 1_000_001),
+    (H + "%0 = const : " + "k" * 1_000_000 + "=1\n", "unknown key 'kkk", 1_000_000),
+    (H + "%" + LONG + " = add\n", "expected '%0', got '%999", 1_000_001),
+    (H + "%0 = neg %" + LONG + "\n", "line 2: '%999", 1_000_001),
+    ("; uop" + "v" * 1_000_000 + "\n", "got '; uopvvv", 1_000_005),
+]
+
+
+@pytest.mark.parametrize("text, start, length", LONG_TEXTS, ids=lambda v: str(v)[-20:])
+def test_a_message_quotes_a_bounded_prefix_with_its_length(text, start, length):
+    with pytest.raises(ParseError) as refused:
+        loads(text)
+    message = str(refused.value)
+    assert start in message and f"... ({length:,} characters)'" in message, message
+    assert len(message) < 200
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("abc", "abc"),
+        ("a" * MAX_QUOTE, "a" * MAX_QUOTE),
+        ("a" * (MAX_QUOTE + 1), "a" * MAX_QUOTE + f"... ({MAX_QUOTE + 1:,} characters)"),
+        ("\x1b" * (MAX_QUOTE + 5), "\\x1b" * MAX_QUOTE + f"... ({MAX_QUOTE + 5} characters)"),
+    ],
+    ids=["short", "at-limit", "over", "escaped"],
+)
+def test_shorten(text, expected):
+    assert shorten(text) == expected

@@ -23,7 +23,6 @@ from .ops import Ops
 from .render import render
 from .rewrite import RewriteLimit
 from .semantics import f32
-from .symbolic import default, fast, simplify
 from .textfmt import (
     MAX_ELEMENTS,
     MAX_TEXT_BYTES,
@@ -34,6 +33,7 @@ from .textfmt import (
     loads,
     read_float,
     read_int,
+    shorten,
     spell_value,
     to_dot,
 )
@@ -94,13 +94,19 @@ def load_call(path: str, command: str) -> UOp:
 # ---------------------------------------------------------------------------------------------
 
 
+def inert(text: str) -> str:
+    """Lines of text with every control character escaped (a call name may hold a terminal's
+    escape sequence), the line breaks kept."""
+    return "\n".join(echo(line) for line in text.split("\n"))
+
+
 def parse_names(text: str | None) -> dict:
     """`x,y` -> {0: "x", 1: "y"}: the name the infix form gives each parameter slot."""
     if text is None:
         return {}
     names = text.split(",")
     if not all(name.strip() for name in names):
-        raise CliError(f"--names: empty name in '{echo(text)}' (write them as x,y,z)")
+        raise CliError(f"--names: empty name in '{shorten(text)}' (write them as x,y,z)")
     return {slot: name.strip() for slot, name in enumerate(names)}
 
 
@@ -121,7 +127,7 @@ def cmd_show(args) -> None:
             f"show: the infix form would write {size:,} nodes (shared nodes at every use), "
             f"above the limit of {MAX_INFIX_NODES:,}; use check or dot"
         )
-    print(dumps(root), end="")
+    print(inert(dumps(root)), end="")
     print()
     if root.op is Ops.CALL:  # the call with its arguments, then the body it runs
         print("call:", echo(infix(root, names)))
@@ -172,12 +178,23 @@ def print_stats(root: UOp, result: UOp, fired: collections.Counter, matcher) -> 
         print(f"  {name.ljust(width)}  {fired[name]}")
 
 
+def symbolic():
+    """uopc.symbolic, imported by the one command that needs it: its matchers are built at
+    import from UOPC_MATCHER, and a bad setting must be one line, not every command's traceback."""
+    try:
+        from . import symbolic as module
+    except ValueError as error:  # UOPC_MATCHER is neither 'compiled' nor 'plain'
+        raise CliError(shorten(str(error))) from None
+    return module
+
+
 def cmd_simplify(args) -> None:
     root = load_program(args.file)
-    matcher = fast if args.fast_math else default  # the matcher `simplify` uses
+    rules = symbolic()
+    matcher = rules.fast if args.fast_math else rules.default  # the matcher `simplify` uses
     before = collections.Counter(matcher.fired)  # `fired` counts every run of this process
-    result = simplify(root, fast_math=args.fast_math)
-    print(dumps(result), end="")
+    result = rules.simplify(root, fast_math=args.fast_math)
+    print(inert(dumps(result)), end="")
     if args.stats:
         print_stats(root, result, matcher.fired - before, matcher)
 
@@ -241,7 +258,7 @@ def scalar_values(call: UOp, words: list, positions: list) -> dict:
     if len(words) != len(positions):
         wanted = ", ".join(str(call.src[1 + p].dtype) for p in positions) or "none"
         raise CliError(
-            f"{echo(call.arg.name)} takes {len(positions)} scalar argument(s) ({wanted}), "
+            f"{shorten(call.arg.name)} takes {len(positions)} scalar argument(s) ({wanted}), "
             f"got {len(words)}"
         )
     dtypes = [call.src[1 + p].dtype for p in positions]
@@ -279,7 +296,8 @@ def buffer_values(call: UOp, text: str | None, positions: list) -> dict:
     lists = parse_buffers(text)
     if len(lists) != len(positions):
         raise CliError(
-            f"{echo(call.arg.name)} takes {len(positions)} buffer(s), --buffers gave {len(lists)}"
+            f"{shorten(call.arg.name)} takes {len(positions)} buffer(s), "
+            f"--buffers gave {len(lists)}"
         )
     return {
         p: buffer_list(p, items, ptr) for p, items, ptr in zip(positions, lists, ptrs, strict=True)
@@ -350,6 +368,8 @@ def compiled_run(call: UOp, values: list) -> tuple:
         result = runtime.execute(bind(call, values), buffers)
     except runtime.CacheError as error:  # a cache that cannot be used or trusted
         raise CliError(str(error)) from None
+    except runtime.CompilerError as error:  # too large, too slow, or not a program
+        raise CliError(str(error)) from None
     except FileNotFoundError as error:  # no compiler: the runtime's message says what to do
         raise CliError(str(error)) from None
     except RuntimeError as error:  # "clang failed:" and the compiler's errors
@@ -370,7 +390,7 @@ def compiler_error(text: str) -> str:
     lines = [line.strip() for line in rest.splitlines() if line.strip()]
     causes = [line for line in lines if not line.endswith(":") and not _not_a_cause(line)]
     errors = [line for line in causes if "error" in line] or causes or lines or ["(no message)"]
-    return f"{head} {echo(errors[0])}"
+    return f"{head} {shorten(errors[0], 300)}"
 
 
 def _not_a_cause(line: str) -> bool:

@@ -6,15 +6,19 @@ compiler, its version, the flags and the source, so a stale library is never loa
 appears in the cache only complete (written under a fresh temporary name, then renamed), and is
 loaded only when its SHA-256 matches the one recorded after its build; the cache folder is the
 user's own and nobody else can write it; a call never runs with one buffer passed twice unless
-the caller asked for it, nor with an integer outside the range its parameter declares.
+the caller asked for it, nor with an integer outside the range its parameter declares, nor
+with a value that does not fit its parameter's dtype; a source over MAX_C_LINES never reaches
+the compiler, and a compiler still running after its time is stopped, with its children.
 """
 
 import ctypes
 import functools
 import hashlib
 import numbers
+import operator
 import os
 import shutil
+import signal
 import stat
 import subprocess
 import tempfile
@@ -23,6 +27,7 @@ import time
 from .dtypes import BOOL, F32, I32, INT_MAX, INT_MIN, VOID, Ptr
 from .ops import Ops
 from .render import render
+from .semantics import f32
 from .textfmt import MAX_ELEMENTS
 from .uop import UOp
 
@@ -46,6 +51,12 @@ def default_cache_dir() -> str:
 
 
 CACHE_DIR = default_cache_dir()
+
+# clang's time grows faster than the square of the function's length (20,000 lines: 13 s,
+# 100,000 lines: about 8 minutes), so the size is refused before clang starts, and a compile
+# that runs on is stopped. Both are read from the environment at every compile.
+MAX_C_LINES = 20_000  # lines of C, the prelude's included; UOPC_MAX_C_LINES overrides
+COMPILE_SECONDS = 10.0  # per 1,000 lines, and at least this much; UOPC_COMPILE_TIMEOUT overrides
 STATS = {"compiles": 0, "hits": 0, "compile_seconds": 0.0}
 CTYPE = {BOOL: ctypes.c_bool, I32: ctypes.c_int32, F32: ctypes.c_float}
 
@@ -57,15 +68,87 @@ def ctype_of(dtype):
     return CTYPE[dtype]
 
 
+class CompilerError(RuntimeError):
+    """The compiler could not be used on this source: over the size limit, stopped after its
+    time, or not a program. Unlike `<cc> failed:`, the message is one line and says it all."""
+
+
+def setting(name: str, default: float, kind=int):
+    """A positive number from the environment variable `name`, else `default`."""
+    text = os.environ.get(name, "")
+    if not text:
+        return default
+    try:
+        value = kind(text)
+    except ValueError:
+        value = 0
+    if not value > 0 or value == float("inf"):  # also nan, which compares false
+        raise ValueError(f"{name} must be a positive number, got {text[:40]!r}")
+    return value
+
+
+def compile_timeout(lines: int) -> float:
+    """Seconds clang may take on a source of `lines` lines: COMPILE_SECONDS per 1,000 lines,
+    and never less than COMPILE_SECONDS (which the version query gets too)."""
+    per_thousand = setting("UOPC_COMPILE_TIMEOUT", COMPILE_SECONDS, float)
+    return per_thousand * max(1.0, lines / 1000)
+
+
+def check_size(src: str) -> int:
+    """The number of lines of src, refused before clang starts when above the limit."""
+    lines = src.count("\n") + (0 if src.endswith("\n") or not src else 1)
+    limit = setting("UOPC_MAX_C_LINES", MAX_C_LINES)
+    if lines > limit:
+        raise CompilerError(
+            f"the C source has {lines:,} lines, above the limit of {limit:,} "
+            "(set UOPC_MAX_C_LINES to raise it; clang's time grows faster than the square)"
+        )
+    return lines
+
+
+def run_compiler(command: list[str], timeout: float) -> subprocess.CompletedProcess:
+    """Run the compiler in a process group of its own, all of which is killed after `timeout`
+    seconds: killing clang's driver alone would leave its cc1 holding the output pipes."""
+    try:
+        process = subprocess.Popen(
+            command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            start_new_session=True,
+        )  # fmt: skip
+    except FileNotFoundError:
+        raise FileNotFoundError(
+            f"{command[0]} not found: install it (Debian: apt-get install clang) "
+            "or set uopc.runtime.CC"
+        ) from None
+    except OSError as error:  # a file that is not a program, or one we may not run
+        raise CompilerError(
+            f"the compiler {command[0]} cannot be run: {error.strerror or error}"
+        ) from None
+    with process:
+        try:
+            out, err = process.communicate(timeout=timeout)
+        except BaseException as error:  # the timeout, or Ctrl-C: no compiler is left behind
+            _kill_group(process)
+            if isinstance(error, subprocess.TimeoutExpired):
+                raise CompilerError(
+                    f"{command[0]} was stopped after {timeout:g} s, its time limit "
+                    "(UOPC_COMPILE_TIMEOUT sets the seconds per 1,000 lines of C)"
+                ) from None
+            raise
+    return subprocess.CompletedProcess(command, process.returncode, out, err)
+
+
+def _kill_group(process: subprocess.Popen) -> None:
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except ProcessLookupError:  # every member already gone
+        pass
+    process.communicate()  # reap it, and read the pipes to their end
+
+
 @functools.cache
 def compiler_version(cc: str) -> str:
     """The first line of `<cc> --version`, asked once per process (it is part of every key)."""
-    try:
-        done = subprocess.run([cc, "--version"], capture_output=True, text=True)
-    except FileNotFoundError:
-        raise FileNotFoundError(
-            f"{cc} not found: install it (Debian: apt-get install clang) or set uopc.runtime.CC"
-        ) from None
+    done = run_compiler([cc, "--version"], compile_timeout(0))
     return (done.stdout or done.stderr).split("\n", 1)[0]
 
 
@@ -156,6 +239,7 @@ def compile_c(src: str, cc: str | None = None, flags: list[str] | None = None) -
     """The path of a shared library built from src, compiled now or found in the cache."""
     cc = CC if cc is None else cc  # read at call time, so that setting runtime.CC takes effect
     flags = CFLAGS if flags is None else flags
+    timeout = compile_timeout(check_size(src))  # before the key: the version query runs cc
     key = cache_key(src, cc, flags)
     directory = open_cache(CACHE_DIR)
     library = os.path.join(directory, f"{key}.so")
@@ -166,7 +250,7 @@ def compile_c(src: str, cc: str | None = None, flags: list[str] | None = None) -
     try:
         _write_atomically(source, src.encode("utf-8"), directory, key)  # kept: errors point here
         start = time.perf_counter()
-        _build(cc, flags, source, library, directory, key)
+        _build(cc, flags, source, library, directory, key, timeout)
     except OSError as error:
         raise CacheError(f"cache directory {directory}: {error.strerror or error}") from None
     STATS["compiles"] += 1
@@ -174,14 +258,12 @@ def compile_c(src: str, cc: str | None = None, flags: list[str] | None = None) -
     return library
 
 
-def _build(cc: str, flags: list[str], source: str, library: str, directory: str, key: str):
+def _build(cc, flags, source: str, library: str, directory: str, key: str, timeout: float):
     """Compile into a temporary file, rename it onto the library, then record its sha256."""
     handle, temporary = _temporary(directory, key, ".so.tmp")
     os.close(handle)  # the compiler writes it by name
     try:
-        done = subprocess.run(
-            [cc, *flags, source, "-o", temporary, "-lm"], capture_output=True, text=True
-        )
+        done = run_compiler([cc, *flags, source, "-o", temporary, "-lm"], timeout)
         if done.returncode != 0:
             raise RuntimeError(f"{cc} failed:\n{done.stderr}")
         digest = _digest(temporary)
@@ -195,6 +277,40 @@ def _build(cc: str, flags: list[str], source: str, library: str, directory: str,
 
 
 # --8<-- [end:compile_c]
+
+
+def _shown(number: int) -> str:
+    # str() of an int of more than 4,300 digits raises; a message never needs them all
+    return str(number) if number.bit_length() <= 128 else f"an int of {number.bit_length()} bits"
+
+
+def _i32_value(value) -> int:
+    number = operator.index(value)  # an int or a bool; a float is a TypeError, not truncated
+    if not INT_MIN <= number <= INT_MAX:  # ctypes would wrap it: 2**32 + 5 became 5
+        raise ValueError(f"{_shown(number)} does not fit in int32")
+    return number
+
+
+def _f32_value(value) -> float:
+    if not isinstance(value, numbers.Real):  # ctypes refuses a str; say so in our words
+        raise TypeError(f"an f32 wants a real number, got {type(value).__name__}")
+    try:
+        return f32(float(value))  # rounded as the interpreter rounds it, not by C's cast
+    except OverflowError:  # an int beyond any double
+        raise ValueError(f"{_shown(operator.index(value))} does not fit in a float") from None
+
+
+# dtype -> the value a C function gets, checked as the interpreter checks its inputs
+# (interp.NORMALISE): an int32 that fits, a float32-rounded real number, a bool.
+VALUE_OF = {I32: _i32_value, F32: _f32_value, BOOL: bool}
+
+
+def c_value(dtype, value, where: str):
+    """value as an argument or element of dtype, or a TypeError/ValueError naming `where`."""
+    try:
+        return VALUE_OF[dtype](value)
+    except (TypeError, ValueError) as error:
+        raise type(error)(f"{where}: {error}") from None
 
 
 class Buffer:
@@ -213,7 +329,7 @@ class Buffer:
         values = list(values)
         if len(values) != self.size:
             raise ValueError(f"copyin: got {len(values)} values for a buffer of {self.size}")
-        self.arr[:] = values
+        self.arr[:] = [c_value(self.dtype, v, f"copyin: element {k}") for k, v in enumerate(values)]
         return self
 
     def tolist(self) -> list:
@@ -252,11 +368,11 @@ class Program:
             raise TypeError(
                 f"{self.call.arg.name} takes {len(self.arg_dtypes)} arguments, got {len(args)}"
             )
+        args = [self._value(position, value) for position, value in enumerate(args)]
         if self.ranges:
             _check_ranges(self.call.arg.name, args, self.ranges)
         if not self.pointers:
             return self.fn(*args)  # the common scalar case stays one ctypes call
-        args = list(args)
         for position in self.pointers:
             args[position] = self._array(position, args[position])
         if not allow_alias:
@@ -264,6 +380,12 @@ class Program:
         return self.fn(*args)
 
     # --8<-- [end:program]
+
+    def _value(self, position: int, value):
+        dtype = self.arg_dtypes[position]
+        if isinstance(dtype, Ptr):
+            return value  # a Buffer, checked by _array
+        return c_value(dtype, value, f"{self.call.arg.name}: argument {position}")
 
     def _array(self, position: int, buffer):
         wanted = self.arg_dtypes[position]

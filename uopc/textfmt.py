@@ -127,6 +127,17 @@ FIELDS = r"[^ =]+=[^ ]*(?: [^ =]+=[^ ]*)*"  # key=value tokens; a value may be e
 LINE = re.compile(rf"(%[0-9]+) = ([^ ,]+)(?: ({REFS}))?(?: : ({FIELDS}))?")
 
 
+MAX_QUOTE = 60  # characters of the user's text an error message quotes
+
+
+def shorten(text: str, limit: int = MAX_QUOTE) -> str:
+    """text as echo writes it, cut after `limit` characters with its length: a message
+    quotes a line, never a 30 MB one."""
+    if len(text) <= limit:
+        return echo(text)
+    return f"{echo(text[:limit])}... ({len(text):,} characters)"
+
+
 # --8<-- [start:readers]
 def echo(text: str) -> str:
     """text as an error message may quote it: control characters (a terminal escape, a
@@ -138,13 +149,13 @@ def echo(text: str) -> str:
 
 def read_dtype(text: str):
     if text not in DTYPES_BY_NAME:
-        raise ValueError(f"unknown dtype '{echo(text)}' (bool, i32 or f32)")
+        raise ValueError(f"unknown dtype '{shorten(text)}' (bool, i32 or f32)")
     return DTYPES_BY_NAME[text]
 
 
 def read_bool(text: str) -> bool:
     if text not in ("true", "false"):
-        raise ValueError(f"a bool value is true or false, got '{echo(text)}'")
+        raise ValueError(f"a bool value is true or false, got '{shorten(text)}'")
     return text == "true"
 
 
@@ -156,13 +167,13 @@ FLOAT = re.compile(r"-?[0-9]{1,400}(\.[0-9]{1,400})?(e[+-]?[0-9]{1,4})?|-?inf|-?
 
 def read_int(text: str) -> int:
     if not DECIMAL.fullmatch(text):
-        raise ValueError(f"invalid literal for int() with base 10: '{echo(text)}'")
+        raise ValueError(f"invalid literal for int() with base 10: '{shorten(text)}'")
     return int(text)
 
 
 def read_float(text: str) -> float:
     if not FLOAT.fullmatch(text):
-        raise ValueError(f"could not convert string to float: '{echo(text)}'")
+        raise ValueError(f"could not convert string to float: '{shorten(text)}'")
     return float(text)
 
 
@@ -217,19 +228,19 @@ def parse_line(number: int, line: str, defined: dict) -> tuple:
     """One node line to (number, op, src positions, arg); adds its name to `defined`."""
     match = LINE.fullmatch(line)
     if match is None:
-        raise ParseError(f"line {number}: cannot parse '{echo(line)}'")
+        raise ParseError(f"line {number}: cannot parse '{shorten(line)}'")
     name, op_name, refs, fields = match.groups()
     if name in defined:
-        raise ParseError(f"line {number}: '{name}' is defined twice")
+        raise ParseError(f"line {number}: '{shorten(name)}' is defined twice")
     if name != f"%{len(defined)}":  # nodes are numbered from %0 in order, without gaps
-        raise ParseError(f"line {number}: expected '%{len(defined)}', got '{name}'")
+        raise ParseError(f"line {number}: expected '%{len(defined)}', got '{shorten(name)}'")
     if op_name not in OPS_BY_NAME:
-        raise ParseError(f"line {number}: unknown op '{echo(op_name)}'")
+        raise ParseError(f"line {number}: unknown op '{shorten(op_name)}'")
     op = OPS_BY_NAME[op_name]
     srcs = []
     for ref in refs.split(", ") if refs else []:
         if ref not in defined:  # also a forward ref, a self ref, and `%x`
-            raise ParseError(f"line {number}: '{echo(ref)}' is not defined above this line")
+            raise ParseError(f"line {number}: '{shorten(ref)}' is not defined above this line")
         srcs.append(defined[ref])
     arg = parse_fields(number, op, fields.split(" ") if fields else [])
     defined[name] = len(defined)
@@ -242,9 +253,9 @@ def parse_fields(number: int, op, tokens: list):
     for token in tokens:
         key, _, value = token.partition("=")  # the line pattern made sure of the "="
         if key not in KEYS.get(op, ()):
-            raise ParseError(f"line {number}: unknown key '{echo(key)}'")
+            raise ParseError(f"line {number}: unknown key '{shorten(key)}'")
         if key in fields:
-            raise ParseError(f"line {number}: key '{echo(key)}' is given twice")
+            raise ParseError(f"line {number}: key '{shorten(key)}' is given twice")
         fields[key] = value
     try:
         return ARG_READERS[op](fields) if op in ARG_READERS else None
@@ -269,7 +280,7 @@ def loads(text: str):
         raise ParseError("line 1 ends in \\r\\n: the format's lines end in \\n alone")
     if lines[0] != HEADER and not lines[0].startswith(HEADER + " "):
         raise ParseError(
-            f"the first line must be '{HEADER}' (a title may follow), got '{echo(lines[0])}'"
+            f"the first line must be '{HEADER}' (a title may follow), got '{shorten(lines[0])}'"
         )
     records, defined = [], {}
     for number, line in enumerate(lines[1:], start=2):

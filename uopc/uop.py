@@ -321,6 +321,9 @@ def _check_param(op, src, arg):
         _fail(op, "the slot must be a non-negative int")
     if any(bound is not None and type(bound) is not int for bound in (arg.vmin, arg.vmax)):
         _fail(op, "vmin and vmax must be ints or None")
+    if arg.dtype is not I32 and (arg.vmin, arg.vmax) != (None, None):
+        # only an int has a range; a bound on anything else would be accepted and ignored
+        _fail(op, f"min and max apply only to an i32 parameter, not {arg.dtype}")
     if op is Ops.PARAM and isinstance(arg.dtype, DType):
         if arg.dtype not in VALUE_DTYPES:
             _fail(op, "a scalar param must be bool, i32 or f32")
@@ -330,6 +333,12 @@ def _check_param(op, src, arg):
     if type(arg.dtype.size) is not int or arg.dtype.size <= 0:
         _fail(op, "size must be positive")
     return arg.dtype
+
+
+# Elements of scratch (ALLOC) one call may hold in all, as much as one array may (textfmt's
+# MAX_ELEMENTS): each array alone is bounded, but 32 arrays of 2**24 floats made the compiled
+# call abort inside glibc (no room for its thread-local data).
+MAX_SCRATCH_ELEMENTS = 2**24
 
 
 def _body_params(op, body) -> list:
@@ -345,6 +354,13 @@ def _body_params(op, body) -> list:
         # the slot names the scratch array in C: two arrays with one name do not compile
         if node.op is Ops.ALLOC and allocs.setdefault(node.arg.slot, node) is not node:
             _fail(op, f"two ALLOCs use slot {node.arg.slot}")
+    scratch = sum(alloc.dtype.size for alloc in allocs.values())
+    if scratch > MAX_SCRATCH_ELEMENTS:
+        _fail(
+            op,
+            f"its scratch arrays hold {scratch:,} elements together, "
+            f"above the limit of {MAX_SCRATCH_ELEMENTS:,}",
+        )
     return params
 
 

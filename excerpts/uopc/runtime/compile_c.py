@@ -2,6 +2,7 @@ def compile_c(src: str, cc: str | None = None, flags: list[str] | None = None) -
     """The path of a shared library built from src, compiled now or found in the cache."""
     cc = CC if cc is None else cc  # read at call time, so that setting runtime.CC takes effect
     flags = CFLAGS if flags is None else flags
+    timeout = compile_timeout(check_size(src))  # before the key: the version query runs cc
     key = cache_key(src, cc, flags)
     directory = open_cache(CACHE_DIR)
     library = os.path.join(directory, f"{key}.so")
@@ -12,7 +13,7 @@ def compile_c(src: str, cc: str | None = None, flags: list[str] | None = None) -
     try:
         _write_atomically(source, src.encode("utf-8"), directory, key)  # kept: errors point here
         start = time.perf_counter()
-        _build(cc, flags, source, library, directory, key)
+        _build(cc, flags, source, library, directory, key, timeout)
     except OSError as error:
         raise CacheError(f"cache directory {directory}: {error.strerror or error}") from None
     STATS["compiles"] += 1
@@ -20,14 +21,12 @@ def compile_c(src: str, cc: str | None = None, flags: list[str] | None = None) -
     return library
 
 
-def _build(cc: str, flags: list[str], source: str, library: str, directory: str, key: str):
+def _build(cc, flags, source: str, library: str, directory: str, key: str, timeout: float):
     """Compile into a temporary file, rename it onto the library, then record its sha256."""
     handle, temporary = _temporary(directory, key, ".so.tmp")
     os.close(handle)  # the compiler writes it by name
     try:
-        done = subprocess.run(
-            [cc, *flags, source, "-o", temporary, "-lm"], capture_output=True, text=True
-        )
+        done = run_compiler([cc, *flags, source, "-o", temporary, "-lm"], timeout)
         if done.returncode != 0:
             raise RuntimeError(f"{cc} failed:\n{done.stderr}")
         digest = _digest(temporary)

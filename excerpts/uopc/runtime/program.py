@@ -20,11 +20,11 @@ class Program:
             raise TypeError(
                 f"{self.call.arg.name} takes {len(self.arg_dtypes)} arguments, got {len(args)}"
             )
+        args = [self._value(position, value) for position, value in enumerate(args)]
         if self.ranges:
             _check_ranges(self.call.arg.name, args, self.ranges)
         if not self.pointers:
             return self.fn(*args)  # the common scalar case stays one ctypes call
-        args = list(args)
         for position in self.pointers:
             args[position] = self._array(position, args[position])
         if not allow_alias:

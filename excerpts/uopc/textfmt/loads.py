@@ -5,7 +5,7 @@ def loads(text: str):
         raise ParseError("line 1 ends in \\r\\n: the format's lines end in \\n alone")
     if lines[0] != HEADER and not lines[0].startswith(HEADER + " "):
         raise ParseError(
-            f"the first line must be '{HEADER}' (a title may follow), got '{echo(lines[0])}'"
+            f"the first line must be '{HEADER}' (a title may follow), got '{shorten(lines[0])}'"
         )
     records, defined = [], {}
     for number, line in enumerate(lines[1:], start=2):

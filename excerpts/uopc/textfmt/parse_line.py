@@ -2,19 +2,19 @@ def parse_line(number: int, line: str, defined: dict) -> tuple:
     """One node line to (number, op, src positions, arg); adds its name to `defined`."""
     match = LINE.fullmatch(line)
     if match is None:
-        raise ParseError(f"line {number}: cannot parse '{echo(line)}'")
+        raise ParseError(f"line {number}: cannot parse '{shorten(line)}'")
     name, op_name, refs, fields = match.groups()
     if name in defined:
-        raise ParseError(f"line {number}: '{name}' is defined twice")
+        raise ParseError(f"line {number}: '{shorten(name)}' is defined twice")
     if name != f"%{len(defined)}":  # nodes are numbered from %0 in order, without gaps
-        raise ParseError(f"line {number}: expected '%{len(defined)}', got '{name}'")
+        raise ParseError(f"line {number}: expected '%{len(defined)}', got '{shorten(name)}'")
     if op_name not in OPS_BY_NAME:
-        raise ParseError(f"line {number}: unknown op '{echo(op_name)}'")
+        raise ParseError(f"line {number}: unknown op '{shorten(op_name)}'")
     op = OPS_BY_NAME[op_name]
     srcs = []
     for ref in refs.split(", ") if refs else []:
         if ref not in defined:  # also a forward ref, a self ref, and `%x`
-            raise ParseError(f"line {number}: '{echo(ref)}' is not defined above this line")
+            raise ParseError(f"line {number}: '{shorten(ref)}' is not defined above this line")
         srcs.append(defined[ref])
     arg = parse_fields(number, op, fields.split(" ") if fields else [])
     defined[name] = len(defined)
@@ -27,9 +27,9 @@ def parse_fields(number: int, op, tokens: list):
     for token in tokens:
         key, _, value = token.partition("=")  # the line pattern made sure of the "="
         if key not in KEYS.get(op, ()):
-            raise ParseError(f"line {number}: unknown key '{echo(key)}'")
+            raise ParseError(f"line {number}: unknown key '{shorten(key)}'")
         if key in fields:
-            raise ParseError(f"line {number}: key '{echo(key)}' is given twice")
+            raise ParseError(f"line {number}: key '{shorten(key)}' is given twice")
         fields[key] = value
     try:
         return ARG_READERS[op](fields) if op in ARG_READERS else None

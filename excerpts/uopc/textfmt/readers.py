@@ -8,13 +8,13 @@ def echo(text: str) -> str:
 
 def read_dtype(text: str):
     if text not in DTYPES_BY_NAME:
-        raise ValueError(f"unknown dtype '{echo(text)}' (bool, i32 or f32)")
+        raise ValueError(f"unknown dtype '{shorten(text)}' (bool, i32 or f32)")
     return DTYPES_BY_NAME[text]
 
 
 def read_bool(text: str) -> bool:
     if text not in ("true", "false"):
-        raise ValueError(f"a bool value is true or false, got '{echo(text)}'")
+        raise ValueError(f"a bool value is true or false, got '{shorten(text)}'")
     return text == "true"
 
 
@@ -26,13 +26,13 @@ FLOAT = re.compile(r"-?[0-9]{1,400}(\.[0-9]{1,400})?(e[+-]?[0-9]{1,4})?|-?inf|-?
 
 def read_int(text: str) -> int:
     if not DECIMAL.fullmatch(text):
-        raise ValueError(f"invalid literal for int() with base 10: '{echo(text)}'")
+        raise ValueError(f"invalid literal for int() with base 10: '{shorten(text)}'")
     return int(text)
 
 
 def read_float(text: str) -> float:
     if not FLOAT.fullmatch(text):
-        raise ValueError(f"could not convert string to float: '{echo(text)}'")
+        raise ValueError(f"could not convert string to float: '{shorten(text)}'")
     return float(text)
 
 
