@@ -46,8 +46,8 @@ if str(ROOT / "scripts") not in sys.path:  # book_common, when loaded from elsew
 
 from book_common import write_atomic  # noqa: E402
 
-from uopc import F32, I32, CallArg, Ops, ParamArg, Ptr, UOp  # noqa: E402
-from uopc.builder import Builder, make_call  # noqa: E402
+from uopc import F32, I32, CallArg, Ops, ParamArg, UOp  # noqa: E402
+from uopc.builder import Builder  # noqa: E402
 from uopc.symbolic import simplify  # noqa: E402
 from uopc.textfmt import LEAVES, dot_label, to_dot  # noqa: E402
 
@@ -87,11 +87,25 @@ def big_product() -> UOp:
 
 
 def bump() -> UOp:
+    """Chapter 14's bump body (demos/walkthrough.py): out[0] = in[0] + 1; out[1] = 2 * out[0]."""
     kernel = Builder()
-    a = kernel.buffer(0, I32, 3)
-    for i in range(3):
-        a.store(i, a.load(i) + 1)  # each store waits for its load (an AFTER edge)
-    return make_call(kernel.body(), [UOp(Ops.BUFFER, arg=ParamArg(0, Ptr(I32, 3)))], "bump")
+    source, out = kernel.buffer(0, F32, 2), kernel.buffer(1, F32, 2)
+    out.store(0, source.load(0) + 1.0)
+    out.store(1, out.load(0) * 2.0)  # reads back the value just stored
+    return kernel.body()
+
+
+ORDER_EDGE = re.compile(r"\[style=dashed, arrowhead=empty\]")
+
+
+def memory_dot(root: UOp) -> str:
+    """to_dot with each label led by the node's number in the text format (%k, toposort order)
+    and the ordering edges of an AFTER drawn thick, dashed and orange, apart from data edges."""
+    source = re.sub(r'(?m)^  n(\d+) \[label="', lambda m: f"{m[0]}%{m[1]}  ", to_dot(root))
+    if not ORDER_EDGE.search(source):
+        raise SystemExit("make_figures: to_dot no longer marks ordering edges as expected")
+    orange = '[style=dashed, arrowhead=empty, color="#e8710a", penwidth=2.2]'
+    return ORDER_EDGE.sub(orange, source)
 
 
 def chain() -> UOp:
@@ -214,7 +228,7 @@ GRAPHS = {
     "sharing.svg": sharing,
     "index_before.svg": index_expression,
     "index_after.svg": lambda: simplify(index_expression()),
-    "bump.svg": bump,
+    "bump.svg": lambda: memory_dot(bump()),
     "chain_before.svg": chain,
     "chain_after.svg": lambda: simplify(chain()),
     "shared_graph.svg": shared_sum,

@@ -107,6 +107,7 @@ DEMOS = (
     "matcher",
     "fold",
     "order",
+    "memory",
     "c_traps",
     "integers",
 )

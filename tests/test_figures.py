@@ -37,7 +37,7 @@ GRAPHS = {
     "sharing.svg": (5, 0),  # p = p + p, the first 4 of step 5's 18 rounds
     "index_before.svg": (6, 0),  # (i*4 + j) // 4, the constant 4 shared
     "index_after.svg": (1, 0),  # simplified to i
-    "bump.svg": (27, 5),  # three loads and two stores are waited for; the last store is not
+    "bump.svg": (19, 2),  # chapter 14's body: one store and one load are waited for
     "chain_before.svg": (9, 0),  # x + 1 + 2 + 3 + 4: one ADD and one CONST per step
     "chain_after.svg": (3, 0),  # x + 10
     "shared_graph.svg": (5, 0),  # (p+q)*(p+q) + (p+q)

@@ -124,7 +124,6 @@ def outer_nodes(root) -> list:
 # ---------------------------------------------------------------------------------------------
 
 
-# --8<-- [start:memory]
 def _argument(run, slot: int, dtype):
     """The value of argument `slot`: a constant's value, else the caller's entry for it."""
     argument = run.call.src[1 + slot]
@@ -140,6 +139,7 @@ def _argument(run, slot: int, dtype):
     return entry if isinstance(dtype, Ptr) else NORMALISE[dtype](entry, f"slot {slot}")
 
 
+# --8<-- [start:memory]
 def _element(index_node, values) -> tuple:
     """The (list, position) an INDEX names, checked against the pointer's size at the access."""
     memory, position = values[index_node]
@@ -164,7 +164,7 @@ def _store(node, values, run):
 # --8<-- [end:memory]
 
 
-# --8<-- [start:run_call]
+# --8<-- [start:run_table]
 class _Run:
     """What the PARAMs of one run read: the call's arguments and the caller's entries."""
 
@@ -189,8 +189,10 @@ ORDERS = {
     "id": lambda body: sorted(body.toposort(), key=lambda node: node.id),
     "dfs": lambda body: body.toposort(),  # the order of the C statements
 }
+# --8<-- [end:run_table]
 
 
+# --8<-- [start:run_call]
 def run_call(call, buffers: list, order: str = "id"):
     """Run call's body; buffers[i] is the list for pointer argument i, updated in place.
 

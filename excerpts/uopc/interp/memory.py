@@ -1,18 +1,3 @@
-def _argument(run, slot: int, dtype):
-    """The value of argument `slot`: a constant's value, else the caller's entry for it."""
-    argument = run.call.src[1 + slot]
-    if argument.op is Ops.CONST:
-        return argument.arg
-    if slot >= len(run.buffers):
-        raise ValueError(f"run_call has no entry for argument {slot}")
-    entry = run.buffers[slot]
-    if isinstance(dtype, Ptr) and len(entry) != dtype.size:
-        raise ValueError(
-            f"argument {slot} is a list of {len(entry)}, the buffer holds {dtype.size}"
-        )
-    return entry if isinstance(dtype, Ptr) else NORMALISE[dtype](entry, f"slot {slot}")
-
-
 def _element(index_node, values) -> tuple:
     """The (list, position) an INDEX names, checked against the pointer's size at the access."""
     memory, position = values[index_node]
