@@ -112,6 +112,11 @@ DEMOS = (
     "integers",
 )
 
+# What a demo reads besides its own source and the package: saved outputs, test files.
+DEMO_INPUTS = {
+    "integers": ("out/tests/mutant_matrix.txt", "out/tests/counts.txt", "tests/test_pipeline.py"),
+}
+
 
 def demo(stem: str, *more: str) -> Producer:
     sources = (*PACKAGE, *SUPPORT, "demos/_common.py", f"demos/{stem}.py", *more)
@@ -121,7 +126,7 @@ def demo(stem: str, *more: str) -> Producer:
 def all_producers(root: Path = ROOT) -> list[Producer]:
     """Every program of the book, in the order the build runs them."""
     rows = [short_step(path) for path in sorted((root / "code" / "short").glob("s[0-9][0-9]_*.py"))]
-    rows += [demo(stem) for stem in DEMOS]
+    rows += [demo(stem, *DEMO_INPUTS.get(stem, ())) for stem in DEMOS]
     rows.append(
         Producer(
             "bench/tinygrad_demo",
