@@ -11,6 +11,7 @@ import shutil
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 from common import buffer, load, ptr_param, store
@@ -31,6 +32,8 @@ from uopc import (
 )
 from uopc.interp import evaluate
 from uopc.runtime import CTYPE, Buffer, Program, compile_c, execute
+from uopc.textfmt import MAX_QUOTE
+from uopc.uop import MAX_SCRATCH_ELEMENTS
 
 needs_clang = pytest.mark.skipif(shutil.which(runtime.CC) is None, reason="clang is not installed")
 
@@ -561,3 +564,17 @@ def test_bounds_mean_something_only_on_an_i32(dtype, bounds):
     op = Ops.ALLOC if isinstance(dtype, Ptr) else Ops.PARAM
     with pytest.raises(UOpError, match=f"min and max apply only to an i32 parameter, not {dtype}"):
         UOp(op, (), ParamArg(0, dtype, *bounds))
+
+
+def test_appendix_c_states_the_limits_and_their_defaults():
+    """The limits and their names are documented where a reader looks for them (appendix C)."""
+    page = (Path(__file__).resolve().parents[1] / "docs" / "back" / "c-commands.md").read_text()
+    section = page[page.index("{#compile-limits}") :]
+    for text in (
+        f"`UOPC_MAX_C_LINES` | {runtime.MAX_C_LINES:,} (`MAX_C_LINES`",
+        f"`UOPC_COMPILE_TIMEOUT` | {runtime.COMPILE_SECONDS:g} (`COMPILE_SECONDS`)",
+        f"at most {MAX_QUOTE} characters of the program's text (`MAX_QUOTE`",
+        "at most 2^24^ elements together\n  (`MAX_SCRATCH_ELEMENTS`",
+    ):
+        assert text in section, text
+    assert MAX_SCRATCH_ELEMENTS == 2**24
