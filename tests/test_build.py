@@ -307,6 +307,14 @@ def interruption_case(make, old: dict, moment, sig, invariant=None) -> None:
     assert snapshot(folder) == reference, "the run after the interruption made something else"
 
 
+def at(event: str, case, *args) -> None:
+    """Run one case of a loop over the events, naming the event when it fails."""
+    try:
+        case(*args)
+    except AssertionError as error:
+        raise AssertionError(f"interrupted at event {event}: {error}") from None
+
+
 def restore(folder: Path, files: dict) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     for relative, content in files.items():
@@ -439,8 +447,8 @@ def test_save_output_interrupted_at_every_moment_by_sigkill(saves):
     """SIGKILL at every event of the save, one after the other: never a cut file, never a mixed
     set that the staleness check would not see, and the next run makes the new set."""
     old, make = saves
-    for number in range(1, len(make["events"]) + 1):
-        interruption_case(make, old, number, signal.SIGKILL, one_set)
+    for number, event in enumerate(make["events"], 1):
+        at(event, interruption_case, make, old, number, signal.SIGKILL, one_set)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -509,9 +517,9 @@ def test_make_excerpts_interrupted(excerpts, sig, moment):
 
 def test_make_excerpts_interrupted_at_every_moment(excerpts):
     old, make = excerpts
-    for number in range(1, len(make["events"]) + 1):
+    for number, event in enumerate(make["events"], 1):
         sig = (signal.SIGINT, signal.SIGTERM, signal.SIGKILL)[number % 3]
-        interruption_case(make, old, number, sig, removals_last)
+        at(f"{sig.name} at {event}", interruption_case, make, old, number, sig, removals_last)
 
 
 def test_make_excerpts_check_names_a_leftover(excerpts, tmp_path):
@@ -590,9 +598,3 @@ def numbers(tmp_path_factory):
 def test_make_numbers_interrupted(numbers, sig, moment):
     old, make = numbers
     interruption_case(make, old, moment, sig)
-
-
-def test_the_generators_leave_the_repository_alone():
-    """None of the runs above wrote a temporary file into the real out/ or excerpts/."""
-    for folder in (REPO / "out", REPO / "excerpts"):
-        assert not list(folder.rglob(".*.part")), folder
