@@ -3,12 +3,16 @@ measured (tests/counting.state): bench.py calls state_numbers with the data it s
 out/bench/bench.json. Every time is cpu time (process time, with clang's own in the compile
 block); every text value is rounded as its sentence says ("about", 2 or 3 digits)."""
 
+from bench_clock import AGREEMENT, TRIES
+from bench_relu import LOOP_RATIO_TARGET
+from bench_tinygrad import TARGETS
 from counting import significant, state
 
 MACHINE = "(this machine)"
 
 
 def state_numbers(data: dict) -> None:
+    state_rules()
     state_relu(data["relu_cpu_ns"], data["relu_plain_loop"])
     state_compile(data["compile_cpu"])
     state_graphs(data["graphs"])
@@ -22,6 +26,27 @@ def state_numbers(data: dict) -> None:
         if figure in figures:
             ratio = f"{figures[figure]['uopc_over_tinygrad']:.2f}"
             state(key, ratio, f"uopc's {what} over tinygrad's, 2 decimals {MACHINE}")
+            verdict = "met" if figures[figure]["met"] else "missed"
+            state(f"{key}_verdict", verdict, f"that target met or missed {MACHINE}")
+    loop_met = data["relu_plain_loop"]["met"]
+    verdict = "met" if loop_met else "missed"
+    state("bench_target_loop_verdict", verdict, f"the C loop's target met or missed {MACHINE}")
+
+
+def state_rules() -> None:
+    """The bounds the benchmark holds itself to, from the constants that enforce them."""
+    state("bench_targets", len(TARGETS) + 1, "targets the project sets itself against tinygrad")
+    for key, name in (
+        ("bench_goal_nodes_per_s", "nodes_per_second_cpu"),
+        ("bench_goal_chain", "chain_seconds_cpu"),
+        ("bench_goal_bytes", "bytes_per_distinct_node"),
+    ):
+        sense, bound = TARGETS[name]
+        state(key, bound, f"the target's bound on uopc/tinygrad ({sense})")
+    state("bench_goal_loop", LOOP_RATIO_TARGET, "the most the C loop may take over a plain one")
+    agreement = round((AGREEMENT - 1) * 100)
+    state("bench_agreement_percent", agreement, "% wall and cpu time may differ in a timed run")
+    state("bench_clock_tries", TRIES, "runs of a measurement before a disagreement stops it")
 
 
 def state_relu(relu: dict, plain: dict) -> None:

@@ -49,6 +49,9 @@ def attempt(label: str, build) -> tuple[bool, int]:
 
 def run_cases(group: str, cases) -> None:
     """The bad cases, then the good one (if any), which must build."""
+    bad_cases = sum(bad for _, _, bad in cases)
+    key = "errors_" + group.replace(" ", "_")
+    state(key, bad_cases, f"{group} shown refused, each with its message (of {len(cases)} cases)")
     left_behind = 0
     for label, build, bad in cases:
         refused, left = attempt(label, build)

@@ -99,6 +99,7 @@ NUMBERS = {
     "special_programs_changed": "programs of the special layer that simplify changed (compared)",
     "exhaustive_programs_built": "index programs the exhaustive layer built (all points each)",
     "exhaustive_programs_changed": "index programs of the exhaustive layer that simplify changed",
+    "fast_programs": "random programs the fast layer simplifies with the fast-math rules",
     "fast_counterexamples": "programs of the fast layer on which fast math changed a value",
     "fast_first_counterexample": "the fast layer's first counterexample: seed, inputs, both values",
     "range_checks": "checks of the ranges layer: values inside ranges, safe nodes exact",
@@ -522,6 +523,7 @@ def layer_fast(programs=None, inputs=None) -> int:
     problem = value_problem(env, fast_math=True)
     small = shrink(root, lambda u: problem(u) is not None)
     print(f"fast: first at seed {seed}, inputs {env}: {problem(root)}\n{text_of(root)}")
+    state("fast_programs", programs)
     state("fast_counterexamples", len(found))
     state("fast_first_counterexample", f"seed {seed}, inputs {env}: {problem(root)}")
     print(f"fast: shrunk to {len(small.toposort())} nodes: {problem(small)}\n{text_of(small)}")
