@@ -8,6 +8,7 @@ import ctypes
 import math
 import os
 import shutil
+import struct
 import subprocess
 import sys
 import time
@@ -32,6 +33,7 @@ from uopc import (
 )
 from uopc.interp import evaluate
 from uopc.runtime import CTYPE, Buffer, Program, compile_c, execute
+from uopc.semantics import f32, same
 from uopc.textfmt import MAX_QUOTE
 from uopc.uop import MAX_SCRATCH_ELEMENTS
 
@@ -486,14 +488,15 @@ def gone(pid: int) -> bool:
 
 @pytest.mark.parametrize("answers_version", [True, False], ids=["build", "version"])
 def test_a_hanging_compiler_is_stopped(cache, tmp_path, monkeypatch, answers_version):
-    monkeypatch.setenv("UOPC_COMPILE_TIMEOUT", "0.5")
+    monkeypatch.setenv("UOPC_COMPILE_TIMEOUT", "1")
     cc = sleeping_clang(tmp_path, answers_version)
     start = time.monotonic()
-    with pytest.raises(runtime.CompilerError, match=r"was stopped after 0\.5 s, its time limit"):
+    with pytest.raises(runtime.CompilerError, match=r"was stopped after 1 s, its time limit"):
         compile_c(SOURCE, cc=cc)
-    assert time.monotonic() - start < 5
-    pid = int((tmp_path / "sleep.pid").read_text())
-    assert gone(pid), "the compiler's own child was left running"
+    assert time.monotonic() - start < 10  # the limit, and the time to kill and reap
+    pid_file = tmp_path / "sleep.pid"
+    if pid_file.exists():  # on a loaded machine the script may be killed before it forks
+        assert gone(int(pid_file.read_text())), "the compiler's own child was left running"
     leftovers = os.listdir(cache) if cache.exists() else []  # the version is asked first
     assert [name for name in leftovers if ".tmp" in name] == []
 
@@ -534,10 +537,26 @@ def test_program_refuses_a_value_that_does_not_fit(cache, dtype, value, error, m
 @pytest.mark.parametrize(
     "dtype, value, expected",
     [(I32, INT_MAX, -2), (I32, True, 2), (F32, 16777217, 33554432.0), (F32, 2**200, math.inf)],
+    ids=str,
 )
 def test_program_agrees_with_the_interpreter_on_values_that_fit(cache, dtype, value, expected):
     body = param(0, dtype) + param(0, dtype)
     assert Program(scalar_call(body, dtype))(value) == expected == evaluate(body, {0: value})
+
+
+@needs_clang
+def test_a_float_argument_reaches_c_rounded_as_f32_rounds_it(cache):
+    """A Python float goes to C as it is, and C's conversion must round it as f32 does."""
+    identity = Program(scalar_call(param(0, F32), F32))
+    payload = struct.unpack("<d", struct.pack("<Q", 0x7FF8000000000123))[0]
+    values = [
+        16777217.0, 0.1, -0.0, 1e300, -1e300, 1e-50, -1e-50, payload,
+        3.4028235677973366e38,  # halfway between the largest float32 and 2**128: to infinity
+        3.4028235677973362e38,  # just below halfway: to the largest float32
+        2.0**-150, 1.5 * 2.0**-150, -(2.0**-150),  # around half the smallest subnormal
+    ]  # fmt: skip
+    for value in values:
+        assert same(identity(value), f32(value)), value
 
 
 def two_scratch_arrays(size: int) -> UOp:

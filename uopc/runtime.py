@@ -258,6 +258,10 @@ def compile_c(src: str, cc: str | None = None, flags: list[str] | None = None) -
     return library
 
 
+# --8<-- [end:compile_c]
+
+
+# --8<-- [start:build]
 def _build(cc, flags, source: str, library: str, directory: str, key: str, timeout: float):
     """Compile into a temporary file, rename it onto the library, then record its sha256."""
     handle, temporary = _temporary(directory, key, ".so.tmp")
@@ -276,7 +280,7 @@ def _build(cc, flags, source: str, library: str, directory: str, key: str, timeo
     _write_atomically(library + ".sha256", f"{digest}\n".encode("ascii"), directory, key)
 
 
-# --8<-- [end:compile_c]
+# --8<-- [end:build]
 
 
 def _shown(number: int) -> str:
@@ -285,6 +289,8 @@ def _shown(number: int) -> str:
 
 
 def _i32_value(value) -> int:
+    if type(value) is int and INT_MIN <= value <= INT_MAX:
+        return value  # the common case first: a call is often one of millions
     number = operator.index(value)  # an int or a bool; a float is a TypeError, not truncated
     if not INT_MIN <= number <= INT_MAX:  # ctypes would wrap it: 2**32 + 5 became 5
         raise ValueError(f"{_shown(number)} does not fit in int32")
@@ -292,6 +298,8 @@ def _i32_value(value) -> int:
 
 
 def _f32_value(value) -> float:
+    if type(value) is float:
+        return value  # C's conversion to float rounds it as f32 does (IEEE 754, to nearest)
     if not isinstance(value, numbers.Real):  # ctypes refuses a str; say so in our words
         raise TypeError(f"an f32 wants a real number, got {type(value).__name__}")
     try:
@@ -303,6 +311,10 @@ def _f32_value(value) -> float:
 # dtype -> the value a C function gets, checked as the interpreter checks its inputs
 # (interp.NORMALISE): an int32 that fits, a float32-rounded real number, a bool.
 VALUE_OF = {I32: _i32_value, F32: _f32_value, BOOL: bool}
+
+
+def _unchanged(value):
+    return value
 
 
 def c_value(dtype, value, where: str):
@@ -356,6 +368,7 @@ class Program:
         self.lib = ctypes.CDLL(compile_c(self.source))
         self.fn = self.lib[call.arg.name]  # never getattr: _handle, _FuncPtr are attributes
         self.arg_dtypes = [argument.dtype for argument in call.src[1:]]
+        self.converters = [VALUE_OF.get(dtype, _unchanged) for dtype in self.arg_dtypes]
         self.fn.argtypes = [ctype_of(dtype) for dtype in self.arg_dtypes]
         body = call.src[0]
         self.fn.restype = None if body.dtype is VOID else CTYPE[body.dtype]
@@ -363,12 +376,12 @@ class Program:
         self.ranges = declared_ranges(body)
 
     def __call__(self, *args, allow_alias: bool = False):
-        """Scalars pass through, each Buffer as its array; the result as a Python value or None."""
+        """Scalars are checked, each Buffer passed as its array; the result as a Python value."""
         if len(args) != len(self.arg_dtypes):
             raise TypeError(
                 f"{self.call.arg.name} takes {len(self.arg_dtypes)} arguments, got {len(args)}"
             )
-        args = [self._value(position, value) for position, value in enumerate(args)]
+        args = self._values(args)  # each must fit its dtype: ctypes would wrap an i32
         if self.ranges:
             _check_ranges(self.call.arg.name, args, self.ranges)
         if not self.pointers:
@@ -380,6 +393,12 @@ class Program:
         return self.fn(*args)
 
     # --8<-- [end:program]
+
+    def _values(self, args) -> list:
+        try:  # one pass in the common case, where every value fits
+            return [convert(value) for convert, value in zip(self.converters, args, strict=True)]
+        except (TypeError, ValueError):  # again, to say which argument and why
+            return [self._value(position, value) for position, value in enumerate(args)]
 
     def _value(self, position: int, value):
         dtype = self.arg_dtypes[position]

@@ -8,6 +8,7 @@ class Program:
         self.lib = ctypes.CDLL(compile_c(self.source))
         self.fn = self.lib[call.arg.name]  # never getattr: _handle, _FuncPtr are attributes
         self.arg_dtypes = [argument.dtype for argument in call.src[1:]]
+        self.converters = [VALUE_OF.get(dtype, _unchanged) for dtype in self.arg_dtypes]
         self.fn.argtypes = [ctype_of(dtype) for dtype in self.arg_dtypes]
         body = call.src[0]
         self.fn.restype = None if body.dtype is VOID else CTYPE[body.dtype]
@@ -15,12 +16,12 @@ class Program:
         self.ranges = declared_ranges(body)
 
     def __call__(self, *args, allow_alias: bool = False):
-        """Scalars pass through, each Buffer as its array; the result as a Python value or None."""
+        """Scalars are checked, each Buffer passed as its array; the result as a Python value."""
         if len(args) != len(self.arg_dtypes):
             raise TypeError(
                 f"{self.call.arg.name} takes {len(self.arg_dtypes)} arguments, got {len(args)}"
             )
-        args = [self._value(position, value) for position, value in enumerate(args)]
+        args = self._values(args)  # each must fit its dtype: ctypes would wrap an i32
         if self.ranges:
             _check_ranges(self.call.arg.name, args, self.ranges)
         if not self.pointers:
