@@ -110,6 +110,7 @@ DEMOS = (
     "memory",
     "c_traps",
     "integers",
+    "runtime_steps",
 )
 
 # What a demo reads besides its own source and the package: saved outputs, test files.

@@ -36,10 +36,12 @@ BLOCKS = {
     "matcher": ["patterns", "rule-counts"],
     "fold": ["fold-relu", "partial-evaluation"],
     "order": ["order"],
+    "runtime_steps": ["steps", "cache", "failures"],
 }  # fmt: skip
 MARKS = {
     "run_demos": [pytest.mark.needs_clang],
     "walkthrough": [pytest.mark.needs_clang],
+    "runtime_steps": [pytest.mark.needs_clang],
     "errors": [pytest.mark.slow],  # a chain of 400,001 nodes: about 20 s
 }
 SECOND_RUN_ONLY_WHEN_FULL = {"errors"}  # its deterministic lines are few; its run is long

@@ -22,13 +22,13 @@ SVG = "{http://www.w3.org/2000/svg}"
 needs_dot = pytest.mark.skipif(shutil.which("dot") is None, reason="graphviz is not installed")
 
 SAMPLE = {
-    "compile_times": {
+    "compile_cpu": {  # the cpu times, which the plots draw
         "statements": [10, 100, 1000, 5000],
         "O0": [0.029, 0.029, 0.044, 0.144],
         "O1": [0.027, 0.034, 0.085, 0.658],
         "O2": [0.028, 0.037, 0.086, 0.701],
     },
-    "relu_ns": {"interpreter": 3820.0, "ctypes_per_element": 584.0, "c_loop": 0.96},
+    "relu_cpu_ns": {"interpreter": 3820.0, "ctypes_per_element": 584.0, "c_loop": 0.96},
 }
 
 # figure -> (graph nodes, edges drawn dashed: an AFTER's ordering srcs)
@@ -155,8 +155,8 @@ def test_plots_are_skipped_without_benchmark_data(tmp_path, capsys):
     [
         (None, "No such file"),  # --data names a file that is not there
         ("{", "bad benchmark data"),
-        ({"compile_times": SAMPLE["compile_times"]}, "'relu_ns'"),
-        ({**SAMPLE, "relu_ns": {**SAMPLE["relu_ns"], "c_loop": 0}}, "must be positive"),
+        ({"compile_cpu": SAMPLE["compile_cpu"]}, "'relu_cpu_ns'"),
+        ({**SAMPLE, "relu_cpu_ns": {**SAMPLE["relu_cpu_ns"], "c_loop": 0}}, "must be positive"),
     ],
 )
 def test_bad_data_file_is_an_error(tmp_path, data, message):
