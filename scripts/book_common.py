@@ -32,6 +32,9 @@ BLOCK_LINE = re.compile(r"@@ block ([a-z][-_0-9a-z]*)")  # the whole line, nothi
 # VALUE is JSON (an integer, a float or a string), MEANING one line of plain words.
 NUMBER_START = "@@ number "
 NUMBER_KEY = re.compile(r"[a-z][a-z0-9_]*")
+# The entry of a numbers file that names the whole output it came with: the first HASH_LENGTH
+# hex digits of the SHA-256 of that output's text (a numbers file from another run is stale).
+NUMBERS_STAMP = "_output"
 MACHINE_MARK = "(this machine)"
 HEADER = re.compile(r"# sources: ([0-9a-f]{12})\n")
 HASH_LENGTH = 12
@@ -130,6 +133,21 @@ def parse_number_line(line: str) -> tuple[str, int | float | str, str]:
     if not meaning:
         raise NumberLineError(f"number {key}: no meaning after the value (  # what it counts)")
     return key, value, meaning.group(1).strip()
+
+
+def stamp_problem(numbers_file: Path) -> str | None:
+    """Why a numbers file out/KIND/STEM.numbers.json does not belong to out/KIND/STEM.txt, or
+    None when it does (or carries no stamp)."""
+    stamp = json.loads(numbers_file.read_text(encoding="utf-8")).get(NUMBERS_STAMP)
+    whole = numbers_file.with_name(numbers_file.name.removesuffix(".numbers.json") + ".txt")
+    if stamp is None:
+        return None
+    if not whole.is_file():
+        return f"its output {whole.name} is gone"
+    made = hashlib.sha256(whole.read_bytes()).hexdigest()[:HASH_LENGTH]
+    if made != stamp:
+        return f"it comes from another run than {whole.name} (rerun the program)"
+    return None
 
 
 def write_atomic(path: Path, text: str) -> None:

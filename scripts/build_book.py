@@ -29,7 +29,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from book_common import ROOT, read_header, sources_hash, write_atomic
+from book_common import ROOT, read_header, sources_hash, stamp_problem, write_atomic
 from producers import MANIFEST, PRODUCERS, Producer
 
 
@@ -48,9 +48,14 @@ class Build:
         return self.slow_out if row.slow or row.sized else self.out
 
     def saved_hash(self, row: Producer) -> str | None:
+        """The hash saved with the output; None when there is none or the output is not whole
+        (a run cut half-way left a hidden temporary file, or numbers from another run)."""
         root = self.root_of(row)
         path = root / f"{row.name}.txt"
-        if not path.exists():
+        numbers = root / f"{row.name}.numbers.json"
+        if not path.exists() or any(path.parent.glob(f".{path.stem}*")):
+            return None
+        if numbers.exists() and stamp_problem(numbers):
             return None
         if row.slow:
             return read_header(path)

@@ -33,6 +33,7 @@ it), or the one program concerned through scripts/save_output.py.
 import argparse
 import difflib
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -49,6 +50,7 @@ from book_common import (
     read_header,
     source_files,
     sources_hash,
+    stamp_problem,
 )
 from producers import MANIFEST
 
@@ -173,9 +175,17 @@ def block_problems(out: Path) -> list[str]:
                 f"{name}: its text is not in its whole output {whole_name} "
                 "(the two come from different runs: rerun the program)"
             )
+    for numbers in sorted(out.glob("*/*.numbers.json")):
+        problem = stamp_problem(numbers)
+        if problem:
+            problems.append(f"out/{numbers.relative_to(out)}: {problem}")
     for path in sorted(out.rglob(".*")):
         if not is_hidden(path.parent.relative_to(out)):  # the hidden entry itself, once
             problems.append(f"out/{path.relative_to(out)}: the temporary file of a cut write")
+        swapped = re.fullmatch(r"\.(.+)\.(new|old)", path.name)
+        if swapped and path.is_dir():  # save_output's blocks, cut between two renames
+            blocks = f"out/{path.parent.relative_to(out)}/{swapped[1]}/"
+            problems.append(f"{blocks}: its blocks were being swapped when a run was cut")
     return problems
 
 

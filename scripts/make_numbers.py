@@ -23,11 +23,12 @@ import ast
 import json
 import math
 import re
+import signal
 import sys
 import tomllib
 from pathlib import Path
 
-from book_common import ROOT, write_atomic
+from book_common import NUMBERS_STAMP, ROOT, stamp_problem, write_atomic
 from producers import PRODUCERS, RUN_RECORDS
 
 sys.path.insert(0, str(ROOT / "tests"))
@@ -175,8 +176,12 @@ def merge(out: Path) -> tuple[dict, list[str]]:
     for key, (value, meaning) in code_numbers().items():
         add(key, value, meaning, "the code")
     for name, path in stated_files(out):
+        problem = stamp_problem(path)
+        if problem:
+            raise NumbersError(f"out/{name}.numbers.json: {problem}")
         for key, stated in json.loads(path.read_text(encoding="utf-8")).items():
-            add(key, stated["value"], stated["meaning"], name)
+            if key != NUMBERS_STAMP:
+                add(key, stated["value"], stated["meaning"], name)
     for key, (value, meaning) in record_numbers(out).items():
         add(key, value, meaning, "the run records")
     missing = [f"out/{name}.txt" for name in PRODUCERS if not (out / f"{name}.txt").exists()]
@@ -208,11 +213,19 @@ INPUTS = sorted(
 )
 
 
+def stop(signum, frame):
+    raise SystemExit(128 + signum)  # write_atomic removes its temporary file on the way out
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--out", type=Path, default=ROOT / "out", help="the saved outputs")
     parser.add_argument("--list", action="store_true", help="print every key and its value")
     args = parser.parse_args(argv)
+    signal.signal(signal.SIGTERM, stop)
+    for name in ("numbers.json", "numbers-reference.md"):  # what a killed run left
+        for leftover in args.out.glob(f".{name}.*.part"):
+            leftover.unlink(missing_ok=True)
     try:
         merged, missing = merge(args.out)
     except NumbersError as error:

@@ -27,6 +27,7 @@ ROOT defaults to out/ in the repository; --cwd defaults to the repository root.
 """
 
 import argparse
+import hashlib
 import json
 import os
 import shutil
@@ -39,7 +40,9 @@ from pathlib import Path
 
 from book_common import (
     BLOCK_LINE,
+    HASH_LENGTH,
     NUMBER_START,
+    NUMBERS_STAMP,
     ROOT,
     SOURCES,
     NumberLineError,
@@ -104,9 +107,13 @@ def split_blocks(text: str) -> tuple[str, dict[str, str]]:
 
 
 def remove_leftovers(folder: Path, stem: str) -> None:
-    """Remove what a run killed half-way left: hidden temporary files and folders of stem."""
+    """Undo what a run killed half-way left: the old blocks put back if the new ones never
+    arrived, then every hidden temporary file and folder of stem removed."""
     if not folder.is_dir():
         return
+    final, old = folder / stem, folder / f".{stem}.old"
+    if old.is_dir() and not final.exists():
+        old.rename(final)
     for path in folder.glob(f".{stem}*"):
         if path.is_dir():
             shutil.rmtree(path, ignore_errors=True)
@@ -114,30 +121,45 @@ def remove_leftovers(folder: Path, stem: str) -> None:
             path.unlink(missing_ok=True)
 
 
+def output_stamp(whole: str) -> str:
+    """The stamp a numbers file carries of the whole output it came with (book_common)."""
+    return hashlib.sha256(whole.encode("utf-8")).hexdigest()[:HASH_LENGTH]
+
+
 def write_set(root: Path, kind: str, stem: str, whole: str, blocks: dict, numbers: dict):
-    """Write the output, its blocks and its numbers; the whole output last. Return the paths."""
+    """Write the blocks, the numbers and, last, the whole output; return the paths. A run cut
+    anywhere leaves the old set, the new one, or a mix the staleness check finds (a block not
+    in its whole output, a numbers file whose stamp is not its output's, a hidden leftover),
+    and the next run of this script undoes it."""
     folder = root / kind
     folder.mkdir(parents=True, exist_ok=True)
     remove_leftovers(folder, stem)
-    numbers_path = folder / f"{stem}.numbers.json"
-    if numbers:
-        write_atomic(numbers_path, json.dumps(numbers, indent=1, ensure_ascii=False) + "\n")
-    else:
-        numbers_path.unlink(missing_ok=True)
-    written = [folder / f"{stem}.txt"]
     final, new, old = folder / stem, folder / f".{stem}.new", folder / f".{stem}.old"
-    if blocks:
-        new.mkdir()
-        for name, block in blocks.items():
-            (new / f"{name}.txt").write_text(block, encoding="utf-8")
-            written.append(final / f"{name}.txt")
-    if final.is_dir():
-        final.rename(old)
-    if blocks:
-        new.rename(final)
-    shutil.rmtree(old, ignore_errors=True)
-    write_atomic(written[0], whole)
-    return written + ([numbers_path] if numbers else [])
+    written = [folder / f"{stem}.txt"]
+    numbers_path = folder / f"{stem}.numbers.json"
+    try:
+        if blocks:
+            new.mkdir()
+            for name, block in blocks.items():
+                (new / f"{name}.txt").write_text(block, encoding="utf-8")
+                written.append(final / f"{name}.txt")
+        if final.is_dir():
+            final.rename(old)
+        if blocks:
+            new.rename(final)
+        shutil.rmtree(old, ignore_errors=True)
+        if numbers:
+            stamped = {NUMBERS_STAMP: output_stamp(whole), **numbers}
+            text = json.dumps(stamped, indent=1, ensure_ascii=False) + "\n"
+            write_atomic(numbers_path, text)
+            written.append(numbers_path)
+        else:
+            numbers_path.unlink(missing_ok=True)
+        write_atomic(written[0], whole)
+    except BaseException:
+        remove_leftovers(folder, stem)
+        raise
+    return written
 
 
 def save(root: Path, kind: str, stem: str, output: str) -> list[Path]:
@@ -214,7 +236,7 @@ def main(argv=None) -> int:
     blocks = sum(path.parent.name == args.stem for path in written)
     numbers = sum(path.name.endswith(".numbers.json") for path in written)
     blocks = f", {blocks} blocks" if blocks else ""
-    blocks += f", {len(json.loads(written[-1].read_text()))} numbers" if numbers else ""
+    blocks += f", {len(json.loads(written[-1].read_text())) - 1} numbers" if numbers else ""
     shown = written[0].resolve()
     shown = shown.relative_to(ROOT) if shown.is_relative_to(ROOT) else shown
     print(f"saved {shown} ({output.count(chr(10))} lines{blocks}, {seconds:.1f} s)")
