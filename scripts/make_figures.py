@@ -331,6 +331,71 @@ def pipeline_svg() -> str:
 
 
 # ---------------------------------------------------------------------------------------------
+# Chapter 16: uopc's stages beside the tinygrad files that hold the same ideas
+# ---------------------------------------------------------------------------------------------
+
+# The map block of demos/tinygrad_map.py, which imports every name it lists from the installed
+# tinygrad: a stage title on a line of its own, then rows "  CHAPTER  UOPC.NAME  FILE  NAMES".
+TINYGRAD_MAP = ROOT / "out" / "bench" / "tinygrad_map" / "map.txt"
+MAP_ROW = re.compile(r"^\s+(\d+)\s+(\S+)\s+(\S+)\s+\S.*$")
+
+
+def read_tinygrad_map(path: Path) -> list[tuple[str, list[str], list[str]]]:
+    """[(stage, uopc files, tinygrad files)], in the order of the block, each file once."""
+    stages: list[tuple[str, list[str], list[str]]] = []
+    for line in path.read_text(encoding="utf-8").splitlines()[1:-1]:  # less title and total
+        row = MAP_ROW.match(line)
+        if row is None:
+            stages.append((line.strip(), [], []))
+            continue
+        if not stages:
+            raise SystemExit(f"make_figures: {path}: a row before any stage: {line!r}")
+        ours = row[2] if "/" in row[2] else f"{row[2].split('.')[0]}.py"
+        for files, name in ((stages[-1][1], ours), (stages[-1][2], row[3])):
+            if name not in files:
+                files.append(name)
+    if not stages or any(not ours or not theirs for _, ours, theirs in stages):
+        raise SystemExit(f"make_figures: {path}: a stage without rows, or no stage at all")
+    return stages
+
+
+def file_lines(files: list[str], per_line: int = 2) -> str:
+    rows = [", ".join(files[i : i + per_line]) for i in range(0, len(files), per_line)]
+    return "\\n".join(rows)
+
+
+def tinygrad_map_dot(stages) -> str:
+    """Two columns: uopc's modules by stage on the left, tinygrad's files on the right."""
+    lines = [
+        "digraph tinygrad_map {",
+        "  graph [bgcolor=transparent, nodesep=0.5, ranksep=0.3];",
+        f'  node [{BOX}, fontname="Helvetica", fontsize=12, margin="0.12,0.06"];',
+        f'  edge [color="{ARROW}", arrowsize=0.8, penwidth=1.4];',
+        '  head_u [label="uopc", shape=plaintext, style="", fontcolor="#7986cb"];',
+        '  head_t [label="tinygrad/", shape=plaintext, style="", fontcolor="#7986cb"];',
+        "  { rank=same; head_u; head_t; }",
+        "  head_u -> u0 [style=invis]; head_t -> t0 [style=invis];",
+    ]
+    for number, (stage, ours, theirs) in enumerate(stages):
+        lines.append(f'  u{number} [label="{stage}\\n{file_lines(ours)}", penwidth=1.6];')
+        lines.append(f'  t{number} [label="{file_lines(theirs, per_line=1)}"];')
+        lines.append(f"  {{ rank=same; u{number}; t{number}; }}")
+        lines.append(f"  u{number} -> t{number} [style=dashed, arrowhead=empty];")
+        if number:
+            lines.append(f"  u{number - 1} -> u{number}; t{number - 1} -> t{number} [style=invis];")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def tinygrad_map_figure(path: Path) -> dict[str, str]:
+    """{name: SVG text} of chapter 16's map; none (with a note) before the demo has run."""
+    if not path.exists():
+        print(f"make_figures: no tinygrad map at {path}: its figure skipped")
+        return {}
+    return {"tinygrad_map.svg": dot_svg(tinygrad_map_dot(read_tinygrad_map(path)), "map")}
+
+
+# ---------------------------------------------------------------------------------------------
 # The plots
 # ---------------------------------------------------------------------------------------------
 
@@ -450,6 +515,7 @@ def figures(data_path: Path, explicit: bool) -> dict[str, str]:
     """{name: SVG text} of every figure, all drawn before any is written."""
     drawn = {name: graph_svg(build(), name) for name, build in GRAPHS.items()}
     drawn["pipeline.svg"] = pipeline_svg()
+    drawn.update(tinygrad_map_figure(TINYGRAD_MAP))
     drawn.update(plots(data_path, explicit))
     return drawn
 

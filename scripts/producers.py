@@ -139,6 +139,15 @@ def all_producers(root: Path = ROOT) -> list[Producer]:
     )
     rows.append(
         Producer(
+            "bench/tinygrad_map",
+            ("{py}", "demos/tinygrad_map.py"),
+            (*PACKAGE, *SUPPORT, "demos/_common.py", "demos/tinygrad_map.py", "requirements.txt"),
+            slow=True,
+            timed=True,
+        )
+    )
+    rows.append(
+        Producer(
             "tests/counts",
             ("{py}", "scripts/run_tests.py"),
             (*PACKAGE, *TEST_SUPPORT, "scripts/run_tests.py", counting_layers),
