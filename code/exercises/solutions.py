@@ -2441,9 +2441,13 @@ def ex_16_5():
     )
     check(zero is not None and "raise" in zero and "==0" in zero.replace(" ", ""), f"{code}")
     check(constant is not None and "vmax" in constant, f"{code}")
-    out_machine(f"tinygrad {version}, {path.parent.name}/{path.name}: {first[0].strip()}")
-    out_machine(f"zero divisor: {zero.strip()[:90]}")
-    out_machine(f"constant quotient: {constant.strip()[:90]}")
+    # the book names tinygrad's code and describes it; it never quotes it
+    where = f"{path.parent.name}/{path.name}, line {node.lineno}"
+    out_machine(f"tinygrad {version}: fold_divmod_general is in {where}")
+    line = first.index(zero) + 1
+    out_machine(f"its line {line} raises ZeroDivisionError when the divisor's range is [0, 0]")
+    line = first.index(constant) + 1
+    out_machine(f"its line {line} folds a quotient whose range is a single value")
 
 
 # ---------------------------------------------------------------------------------------------
