@@ -54,7 +54,7 @@ GROUPS = {
     "unit": "rule unit cases and point checks",
     "pipeline": "pipeline",
     "memory": "memory programs",
-    "reliability": "reliability: fuzzed command lines, call names",
+    "reliability": "reliability: fuzzed command lines, call names, numeric fuzz",
 }
 BROKEN_DOWN = ("pipeline", "reliability")  # groups whose layers are listed under their row
 WIDTH = 11  # the count column: room for "999,999,999"
