@@ -19,7 +19,12 @@ For every page under docs/ (less what mkdocs.yml's exclude_docs leaves out):
   value: a number, `nan`, `inf` or a list of them (`16777220.0`, `[10.0, 40.0, 90.0]`). Such a
   span quotes a result, and its numbers are held to the same rule as the prose's;
 - usage: every excerpt and every file under out/ is included or shown by some page, read by
-  scripts/make_numbers.py, or listed in scripts/unused_outputs.txt with a reason.
+  scripts/make_numbers.py, or listed in scripts/unused_outputs.txt with a reason;
+- "Not verified": every `!!! warning "Not verified"` note links to an item of the list of what
+  is not verified in chapter 15 (NOT_VERIFIED_PAGE), `15-verification.md#nv-NAME`, and that
+  item exists: a list item ending in the anchor `{ #nv-NAME }`. Every item of that list is named
+  by at least one note, unless the item itself says why not, with
+  `<!-- nv-unnamed: reason -->` inside it.
 
 Prints `page:line: problem` for each finding and exits 1 when there is any.
 """
@@ -45,6 +50,12 @@ INCLUDE_ROOTS = ("out/", "excerpts/", "code/")
 LITERAL = re.compile(r"\s*<!--\s*literal:\s*\S.*-->\s*")
 TYPED_NUMBER = re.compile(r"<!--\s*typed-number\s+(\S+?):\s*(\S.*?)\s*-->")
 SECTION_MARK = re.compile(r"--8<-- \[(start|end):([a-z][-_0-9a-z]*)\]")
+# The list of what is not verified, its items, and the notes that must link to them.
+NOT_VERIFIED_PAGE = "docs/part5/15-verification.md"
+NV_NOTE = re.compile(r'^(\s*)(?:!!!|\?\?\?\+?) warning "Not verified"')
+NV_LINK = re.compile(r"\]\((?:[^)#\s]*/)?15-verification\.md#(nv-[-a-z0-9]+)\)")
+NV_ITEM = re.compile(r"^\s*\{\s*#(nv-[-a-z0-9]+)\s*\}\s*$")
+NV_UNNAMED = re.compile(r"<!--\s*nv-unnamed:\s*\S.*?-->")
 
 # Numbers that may be typed anywhere, each with its reason.
 ALLOWED = {
@@ -101,6 +112,7 @@ class Lint:
         self.root = root
         self.problems: list[str] = []
         self.used: set[str] = set()
+        self.nv_named: dict[str, list[tuple[Path, int]]] = {}  # item -> the notes linking it
 
     def report(self, page: Path, line: int, message: str) -> None:
         self.problems.append(f"{page.relative_to(self.root)}:{line}: {message}")
@@ -211,6 +223,60 @@ class Lint:
             if not any(line.strip() and not SECTION_MARK.search(line) for line in inside):
                 self.report(page, number, f"{where}: the region is empty")
 
+    # --- "Not verified" notes and chapter 15's list ----------------------------------------
+
+    def not_verified_notes(self, page: Path) -> None:
+        """Each note's body (its indented lines) must link to an item of the list."""
+        lines = page.read_text(encoding="utf-8").splitlines()
+        for number, line in enumerate(lines, 1):
+            note = NV_NOTE.match(line)
+            if not note:
+                continue
+            body = []
+            for text in lines[number:]:
+                if text.strip() and len(text) - len(text.lstrip()) <= len(note.group(1)):
+                    break
+                body.append(text)
+            items = NV_LINK.findall(" ".join(body))
+            if not items:
+                self.report(
+                    page,
+                    number,
+                    'a "Not verified" note without a link to its item of chapter 15\'s list '
+                    "(../part5/15-verification.md#nv-NAME)",
+                )
+            for item in items:
+                self.nv_named.setdefault(item, []).append((page, number))
+
+    def not_verified_list(self) -> None:
+        """Every link names an item; every item is named, or says why not."""
+        page = self.root / NOT_VERIFIED_PAGE
+        if not page.is_file():
+            for item, notes in sorted(self.nv_named.items()):
+                for note_page, number in notes:
+                    self.report(note_page, number, f"#{item}: no page {NOT_VERIFIED_PAGE}")
+            return
+        lines = page.read_text(encoding="utf-8").splitlines()
+        items, start = {}, 0  # an item: from its "N. " line down to its anchor
+        for number, line in enumerate(lines, 1):
+            if re.match(r"\d+\.\s", line):
+                start = number - 1
+            anchor = NV_ITEM.match(line)
+            if anchor:
+                items[anchor.group(1)] = (number, "\n".join(lines[start:number]))
+        for item, notes in sorted(self.nv_named.items()):
+            if item not in items:
+                for note_page, number in notes:
+                    self.report(note_page, number, f"#{item} is not an item of the list")
+        for item, (number, text) in items.items():
+            if item not in self.nv_named and not NV_UNNAMED.search(text):
+                self.report(
+                    page,
+                    number,
+                    f'#{item}: no "Not verified" note names this item; link one to it, or '
+                    "say why none does with <!-- nv-unnamed: reason --> in the item",
+                )
+
     # --- usage --------------------------------------------------------------------------------
 
     def figures(self, page: Path) -> None:
@@ -301,6 +367,8 @@ def main(argv=None) -> int:
     for page in pages:
         lint.page(page)
         lint.figures(page)
+        lint.not_verified_notes(page)
+    lint.not_verified_list()
     lint.usage()
     for problem in lint.problems:
         print(f"lint_docs: {problem}")

@@ -111,11 +111,13 @@ DEMOS = (
     "c_traps",
     "integers",
     "runtime_steps",
+    "verification",
 )
 
 # What a demo reads besides its own source and the package: saved outputs, test files.
 DEMO_INPUTS = {
     "integers": ("out/tests/mutant_matrix.txt", "out/tests/counts.txt", "tests/test_pipeline.py"),
+    "verification": ("out/tests/mutant_matrix.txt",),
 }
 
 

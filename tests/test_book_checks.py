@@ -166,6 +166,63 @@ def test_lint_catches_an_unbalanced_section(book):
     assert "1 start and 0 end markers" in done.stdout, done.stdout
 
 
+NOT_VERIFIED_LIST = """\
+    # Chapter 15 · A small list
+
+    1. **The rules end.** Argued, not proved.
+       { #nv-termination }
+
+    2. **The same hands.** Said here, for the whole book.
+       <!-- nv-unnamed: a limit of the whole method, stated on this page only -->
+       { #nv-same-hands }
+    """
+
+NOTE = """
+!!! warning "Not verified"
+    That the rules end is argued only. See the list in
+    [chapter 15](../part5/15-verification.md#nv-termination).
+"""
+
+NOT_VERIFIED_FAULTS = [  # (what, text to replace in the note or the list, replacement, expected)
+    ("note without a link", "[chapter 15](../part5/15-verification.md#nv-termination)",
+     "chapter 15", 'a "Not verified" note without a link'),
+    ("link to no item", "#nv-termination)", "#nv-ending)", "#nv-ending is not an item"),
+    ("item no note names", "<!-- nv-unnamed: a limit of the whole method, stated on this page"
+     " only -->", "", "#nv-same-hands: no \"Not verified\" note names this item"),
+]  # fmt: skip
+
+
+def not_verified_book(book: Path) -> None:
+    """The small book with chapter 15's list and one note that links to its first item."""
+    write(book / "docs" / "part5" / "15-verification.md", NOT_VERIFIED_LIST)
+    page = book / "docs" / "short" / "one.md"
+    page.write_text(page.read_text(encoding="utf-8") + NOTE, encoding="utf-8")
+
+
+def test_lint_passes_when_every_note_links_an_item_and_every_item_is_named(book):
+    not_verified_book(book)
+    done = lint(book)
+    assert done.returncode == 0, done.stdout
+
+
+@pytest.mark.parametrize(
+    "what, old, new, expected", NOT_VERIFIED_FAULTS, ids=[f[0] for f in NOT_VERIFIED_FAULTS]
+)
+def test_lint_catches_a_not_verified_fault(book, what, old, new, expected):
+    not_verified_book(book)
+    for path in (
+        book / "docs" / "short" / "one.md",
+        book / "docs" / "part5" / "15-verification.md",
+    ):
+        if old in path.read_text(encoding="utf-8"):
+            plant(path, old, new)
+            break
+    else:
+        raise AssertionError(f"the fault's anchor {old!r} is in neither page")
+    done = lint(book)
+    assert done.returncode == 1 and expected in done.stdout, done.stdout
+
+
 # ---------------------------------------------------------------------------------------------
 # Excerpts
 # ---------------------------------------------------------------------------------------------

@@ -47,6 +47,7 @@ GRAPHS = {
 }
 PLOTS = ("compile_times.svg", "relu_ns.svg")
 PIPELINE = "pipeline.svg"  # chapter 1: drawn from a fixed description, on a transparent page
+MATRIX = "mutant_matrix.svg"  # chapter 15: drawn from the saved out/tests/mutant_matrix.txt
 
 
 def run_script(tmp_path, *args):
@@ -80,13 +81,13 @@ def two_runs(tmp_path_factory):
 def test_every_figure_is_written_with_the_same_bytes_twice(two_runs):
     first, second = two_runs
     names = sorted(path.name for path in first.iterdir())
-    assert names == sorted([*GRAPHS, *PLOTS, PIPELINE])
+    assert names == sorted([*GRAPHS, *PLOTS, PIPELINE, MATRIX])
     for name in names:
         assert (first / name).read_bytes() == (second / name).read_bytes(), name
 
 
 @needs_dot
-@pytest.mark.parametrize("name", [*GRAPHS, *PLOTS])
+@pytest.mark.parametrize("name", [*GRAPHS, *PLOTS, MATRIX])
 def test_figure_is_transparent_svg_without_date_or_version(two_runs, name):
     text = (two_runs[0] / name).read_text(encoding="utf-8")
     root = ET.fromstring(text)

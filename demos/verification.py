@@ -1,0 +1,133 @@
+"""How we know it works: why random inputs need special values beside them (Chapter 15).
+
+    python demos/verification.py
+
+Quoted blocks, each after a marker line `@@ block NAME` that the book build strips:
+- own-negation: the float rewrite x + (-x) -> 0.0 (a planted bug: the integer rule let loose
+  on floats) checked against the contract on random finite float32 values drawn as the tests
+  draw their spread values, where it always holds, and on the special floats, where it fails;
+- special-only: the rows of the saved planted-bug matrix (out/tests/mutant_matrix.txt) that
+  the special-value layer (D) caught and the random-program layer (C) did not, with the legend.
+It also checks, printing nothing, that the matrix's bugs caught by one column only are the ones
+chapter 15 explains (ALONE).
+Every line is the same on every run. A printed claim that turns out false makes the program
+exit with a non-zero status.
+"""
+
+from _common import ROOT, block, claim, finish, param, state
+
+import math
+import random
+import re
+import sys
+
+from common import FLT_MAX, SPECIAL_FLOAT, f32
+
+from uopc import F32
+from uopc.interp import evaluate
+from uopc.semantics import same
+
+MATRIX = ROOT / "out" / "tests" / "mutant_matrix.txt"
+BUG = "rule x+(-x) (int): also on floats"  # the planted bug the chapter explains
+SPREAD_DRAWS = 100_000
+
+
+def spread_float(r: random.Random) -> float:
+    """A float drawn as rand_value draws its values that are not special: moderate ones and
+    ones of any exponent (tests/common.py), never from SPECIAL_FLOAT."""
+    if r.random() < 0.5:
+        return f32(r.uniform(-1000.0, 1000.0))
+    magnitude = f32((1.0 + r.random()) * 2.0 ** r.randint(-149, 127))
+    return math.copysign(min(magnitude, FLT_MAX), r.choice((1.0, -1.0)))
+
+
+def show_own_negation():
+    block("own-negation")
+    x = param(0, F32)
+    program = x + (-x)
+    r = random.Random(15)
+    drawn = [spread_float(r) for _ in range(SPREAD_DRAWS)]
+    wrong_random = [v for v in drawn if not same(evaluate(program, {0: v}), 0.0)]
+    print(f"x + (-x) against the rewrite's 0.0, {SPREAD_DRAWS} spread float32 values of x:")
+    print(f"  differ at {len(wrong_random)} of them")
+    wrong_special = [v for v in SPECIAL_FLOAT if not same(evaluate(program, {0: v}), 0.0)]
+    print(f"the same on the {len(SPECIAL_FLOAT)} special float32 values:")
+    print(f"  differ at {len(wrong_special)} of them: " + ", ".join(map(repr, wrong_special)))
+    for v in wrong_special:
+        print(f"  x = {v!r}: x + (-x) = {evaluate(program, {0: v})!r}")
+    claim(not wrong_random, "x + (-x) is +0.0 at every spread value")
+    claim(
+        {repr(v) for v in wrong_special} == {"inf", "-inf", "nan"},
+        "x + (-x) differs from 0.0 exactly at the infinities and nan",
+    )
+    state("ver_spread_draws", SPREAD_DRAWS, "spread float32 values x + (-x) was checked at")
+    state("ver_special_floats", len(SPECIAL_FLOAT), "special float32 values (SPECIAL_FLOAT)")
+    state("ver_special_wrong", len(wrong_special), "of them, where x + (-x) is not 0.0")
+
+
+def matrix_rows(lines: list[str]) -> tuple[str, dict]:
+    """(header line, {bug name: its line}) of the saved matrix."""
+    header = next(line for line in lines if line.startswith("planted bug"))
+    width = header.index(" A ")
+    end = lines.index(header) + 1
+    rows = {}
+    for line in lines[end:]:
+        if not line.strip():
+            break
+        rows[line[:width].rstrip()] = line
+    return header, rows
+
+
+def catchers(header: str, line: str) -> set[str]:
+    letters = header.split()[2:-1]  # after "planted bug", before "n"
+    marks = line[header.index(" A ") + 1 :].split()[:-1]
+    return {letter for letter, mark in zip(letters, marks, strict=True) if mark == "x"}
+
+
+def show_special_only():
+    block("special-only")
+    lines = MATRIX.read_text(encoding="utf-8").splitlines()
+    header, rows = matrix_rows(lines)
+    caught = {name: catchers(header, line) for name, line in rows.items()}
+    chosen = [name for name in rows if "D" in caught[name] and "C" not in caught[name]]
+    print(header)
+    for name in chosen:
+        print(rows[name])
+    legend = lines.index(next(line for line in lines if line.startswith("columns:")))
+    print("\n".join(lines[legend : legend + 3]))
+    claim(BUG in chosen, f"{BUG}: caught by special (D), missed by sound (C)")
+    claim(all(caught.values()), "every planted bug caught by some column")
+    meaning = "planted bugs the special layer (D) caught and the sound layer (C) missed"
+    state("ver_special_not_sound", len(chosen), meaning)
+    state("ver_matrix_bugs", len(rows), "planted bugs in the saved matrix (its rows)")
+    others = sorted(caught[BUG] - {"D"})
+    state("ver_bug_other_layers", ", ".join(others), f"the other columns that caught {BUG}")
+
+
+# The bugs the chapter names as caught by one column only; the run fails if the saved matrix
+# says otherwise, so that the page is rewritten from the new matrix.
+ALONE = (
+    "C: INT_MIN literal without brackets",
+    "runtime: cache key ignores the flags",
+    "interp: call body sees the caller's env",
+)
+
+
+def check_alone():
+    """No block: the single-catcher list of the saved matrix is the one the chapter explains."""
+    text = MATRIX.read_text(encoding="utf-8")
+    listed = text.split("\ncaught by exactly one layer:\n", 1)[1].split("\ncaught by no layer:")[0]
+    names = re.findall(r"^  (\S.*) \(by \w+\)$", listed, re.M)
+    claim(tuple(names) == ALONE, f"the bugs caught by one column only are {names}")
+    claim(all(f"{name} (by P)" in listed for name in ALONE), "each caught by the other tests")
+
+
+def main() -> int:
+    show_own_negation()
+    show_special_only()
+    check_alone()
+    return finish()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
