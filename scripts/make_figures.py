@@ -11,6 +11,9 @@ The pipeline of chapter 1, pipeline.svg, shows the size of each stage counted fr
 Plots, drawn by matplotlib from the benchmark's data (default out/bench/bench.json):
 compile_times.svg and relu_ns.svg. Until the benchmark has run, the plots are skipped with a
 note; a --data file that is missing or malformed is an error.
+Chapter 15's heat map of the planted bugs, mutant_matrix.svg, is drawn by matplotlib from the
+saved output of tests/mutant_matrix.py (out/tests/mutant_matrix.txt): a bug per row, a layer per
+column; until that output exists it is skipped with a note.
 
 Writing: every figure is drawn in memory first, then each is written whole under a temporary
 name in the folder and renamed (book_common.write_atomic); so a failed drawing changes nothing,
@@ -491,6 +494,88 @@ def plot_relu_ns(plt, relu_ns: dict) -> str:
     return svg_text(plt, figure)
 
 
+# ---------------------------------------------------------------------------------------------
+# The planted-bug matrix of chapter 15, drawn from the saved output of tests/mutant_matrix.py
+# ---------------------------------------------------------------------------------------------
+
+MATRIX = ROOT / "out" / "tests" / "mutant_matrix.txt"
+MATRIX_ROW = re.compile(r"^(.{43})((?:[x.] )*[x.])  (\d+)$")
+CAUGHT, ALONE = "#5c6bc0", "#dd8452"  # a catch; the one catch of a bug no other column sees
+ALONE_WORDS = "orange: the only column that caught that bug"
+
+
+def read_matrix(path: Path) -> tuple[list[str], dict[str, str], list[tuple[str, list[bool]]]]:
+    """(column letters, {letter: layer name}, [(bug, [caught per column])]) of the saved matrix,
+    checked as the figure uses it: every row has a mark per column and its count is its marks."""
+    text = path.read_text(encoding="utf-8")
+    lines = text.splitlines()
+    header = next((line for line in lines if line.startswith("planted bug")), None)
+    if header is None:
+        raise SystemExit(f"make_figures: no matrix header in {path}")
+    letters = header.split()[2:-1]
+    start = lines.index(header) + 1
+    rows = []
+    for line in lines[start:]:
+        found = MATRIX_ROW.match(line)
+        if not found:
+            break
+        marks = [mark == "x" for mark in found.group(2).split()]
+        if len(marks) != len(letters) or sum(marks) != int(found.group(3)):
+            raise SystemExit(f"make_figures: a malformed matrix row in {path}: {line!r}")
+        rows.append((found.group(1).rstrip(), marks))
+    legend = " ".join(line for line in lines if line.startswith(("columns:", "         ")))
+    names = dict(re.findall(r"\b([A-Z]) ([a-z]+(?: tests)?)", legend))
+    if not rows or set(names) < set(letters):
+        raise SystemExit(f"make_figures: no rows or no legend for every column in {path}")
+    return letters, names, rows
+
+
+def plot_mutant_matrix(plt, path: Path) -> str:
+    """Chapter 15's heat map: one row per planted bug, one column per test layer, a filled
+    square where the layer caught the bug; a bug's only catch is drawn in another colour."""
+    from matplotlib.patches import Rectangle
+
+    letters, names, rows = read_matrix(path)
+    figure, axes = plt.subplots(figsize=(7.2, 1.6 + 0.19 * len(rows)))
+    for y, (_, marks) in enumerate(rows):
+        alone = sum(marks) == 1
+        for x, caught in enumerate(marks):
+            colour = (ALONE if alone else CAUGHT) if caught else "none"
+            edge = colour if caught else GREY
+            square = Rectangle((x + 0.1, y + 0.1), 0.8, 0.8, facecolor=colour, edgecolor=edge)
+            square.set_linewidth(0.4 if not caught else 0.8)
+            axes.add_patch(square)
+    book = sum(letter in "ABCDEFGHIJKL" for letter in letters)
+    axes.axvline(book, color=GREY, linewidth=1.2, linestyle="--")
+    for x in range(len(letters)):  # each column's catches, under it
+        total = sum(marks[x] for _, marks in rows)
+        axes.text(x + 0.5, len(rows) + 0.7, str(total), ha="center", va="center", fontsize=7)
+    axes.set_xlim(0, len(letters))
+    axes.set_ylim(len(rows) + 1.2, 0)  # the first bug on top, as in the printed matrix
+    axes.set_xticks([x + 0.5 for x in range(len(letters))])
+    axes.set_xticklabels([f"{c} {names[c]}" for c in letters], rotation=60, ha="left")
+    axes.xaxis.tick_top()
+    axes.set_yticks([y + 0.5 for y in range(len(rows))])
+    axes.set_yticklabels([name for name, _ in rows], fontsize=7)
+    axes.tick_params(length=0)
+    for side in axes.spines.values():
+        side.set_visible(False)
+    axes.set_xlabel(
+        f"under each column: the bugs it caught\nleft of the dashed line the book's layers,"
+        f" right of it ours\n{ALONE_WORDS}",
+        fontsize=8,
+    )
+    return svg_text(plt, figure)
+
+
+def matrix_figure(path: Path) -> dict[str, str]:
+    """{name: SVG text} of the matrix figure; none (with a note) before the matrix has run."""
+    if not path.exists():
+        print(f"make_figures: no planted-bug matrix at {path}: its figure skipped")
+        return {}
+    return {"mutant_matrix.svg": plot_mutant_matrix(setup_matplotlib(), path)}
+
+
 def plots(data_path: Path, explicit: bool) -> dict[str, str]:
     """{name: SVG text} of the plots; none when there is no data and none was asked for."""
     if not data_path.exists() and not explicit:
@@ -517,6 +602,7 @@ def figures(data_path: Path, explicit: bool) -> dict[str, str]:
     drawn["pipeline.svg"] = pipeline_svg()
     drawn.update(tinygrad_map_figure(TINYGRAD_MAP))
     drawn.update(plots(data_path, explicit))
+    drawn.update(matrix_figure(MATRIX))
     return drawn
 
 
