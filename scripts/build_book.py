@@ -13,7 +13,8 @@ the figures, cut the listings and merge the numbers. ./run_all.sh calls it after
   bugs are left out unless --with-mutants.
 - `--deterministic-into DIR`: only the outputs that must come out byte for byte the same, all
   of them, written under DIR (scripts/check_stale.py compares them with out/).
-- `--only NAME ...`: those rows (by name, "demos/order", or a part of it), forced.
+- `--only NAME ...`: those rows (by name, "demos/order", or a part of it), forced, and then the
+  figures, listings and numbers.
 Each program runs through scripts/save_output.py (fixed environment, blocks, numbers, atomic
 writes). A program that fails stops the build with its status. A whole full run (every row
 made, none reused) records its elapsed time in out/tests/run_all_time.json for appendix C;
@@ -127,7 +128,7 @@ def chosen_rows(options) -> list[Producer]:
         wanted = [row for row in rows if any(part in row.name for part in options.only)]
         if not wanted:
             raise SystemExit(f"build_book: no program matches {options.only}")
-        rows = wanted + [row for row in rows if row.always and row not in wanted]
+        rows = wanted  # the rows made from other outputs (the summary) run in a whole build
     return rows
 
 
