@@ -22,10 +22,16 @@ and counted. It checks, as a reader would see them:
      outside code;
  11. 404.html, opened from file://, is styled (its links are relative, docs/hooks/site404.py),
      and a missing page deep in the site, served as a host does, is styled, finds, links home;
- 12. no request went to another host.
+ 12. the glossary under the pointer (appendix F, docs/hooks/glossary.py): no term is marked
+     inside code on any page, though code holds marked words; at 1280 px with a mouse and at
+     390 px with a touch screen, light and dark, a term's definition shows on hover and on tap
+     on three pages, one term inside an admonition: the tooltip holds the definition, fits the
+     window and its text differs in colour from its background (a screenshot of each goes to
+     SHOTS); search finds appendix F under each spelling of GLOSSARY_SPELLINGS;
+ 13. no request went to another host.
 Screenshots of the pages of SHOTS at 1280 and 390 px, light and dark, go to --shots (default
 build/browser/), for a person to look at. Prints one line per check and exits 1 when one
-fails. About half a minute.
+fails. A few minutes: every page is visited at both widths.
 """
 
 import argparse
@@ -52,6 +58,9 @@ TIMEOUT_MS = 15_000
 # Material's copy button (its class changed between releases)
 COPY_BUTTON = "button.md-clipboard, button.md-code__button[data-md-type='copy']"
 WIDTHS = (1280, 390)
+GLOSSARY = "back/f-glossary.html"  # appendix F, where every definition is written
+# Spellings of one term each that search must lead to appendix F from (its "Also written").
+GLOSSARY_SPELLINGS = ("wraparound", "wrap-around", "hash consing", "hash-consing")
 # Pages screenshot for review (those present in the site): the ones with wide blocks, tables
 # and figures.
 SHOTS = (
@@ -144,6 +153,48 @@ FIGURES_JS = """() => Array.from(document.querySelectorAll('article img[src*="fi
           !!(img.closest('figure') && img.closest('figure').querySelector('figcaption')),
           img.getBoundingClientRect().height])"""
 
+# The glossary's marks on a page (abbr elements, docs/hooks/glossary.py): how many, how many in
+# an admonition (outside a link, where a tap would follow the link), the text of those inside
+# code (there must be none), and how many code elements hold a marked word all the same (so that
+# "none inside code" is a finding, not an accident of the page).
+GLOSSARY_JS = r"""() => {
+  const marks = Array.from(document.querySelectorAll('article abbr[title]'));
+  const words = [...new Set(marks.map(e => e.textContent))];
+  const escape = s => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const word = words.length ? new RegExp('\\b(?:' + words.map(escape).join('|') + ')\\b') : null;
+  const codes = Array.from(document.querySelectorAll('article code'));
+  return {
+    marked: marks.length,
+    admonition: marks.filter(e => e.closest('.admonition') && !e.closest('a')).length,
+    in_code: marks.filter(e => e.closest('code, pre, kbd, samp')).map(e => e.textContent),
+    code_with_word: word ? codes.filter(c => word.test(c.textContent)).length : 0,
+  };
+}"""
+
+# Marks one glossary term for the pointer: in the prose or in an admonition, never in a heading
+# or a link. Returns its word and its definition (Material removes the title while it shows).
+PROBE_JS = r"""(inAdmonition) => {
+  const mark = Array.from(document.querySelectorAll('article abbr[title]')).find(e =>
+    !e.closest('a, h1, h2, h3, h4, h5, h6') && !!e.closest('.admonition') === inAdmonition);
+  if (!mark) return null;
+  mark.id = 'glossary-probe';
+  mark.scrollIntoView({block: 'center'});
+  return [mark.textContent, mark.title];
+}"""
+
+# The tooltip on show: its text, its box, its text and background colours, its opacity.
+TOOLTIP_JS = r"""() => {
+  const tip = document.querySelector('.md-tooltip2--active');
+  if (!tip) return null;
+  const inner = tip.querySelector('.md-tooltip2__inner') || tip;
+  const box = inner.getBoundingClientRect();
+  const style = getComputedStyle(inner);
+  return {text: inner.innerText.trim(), left: box.left, right: box.right, height: box.height,
+          color: style.color, background: style.backgroundColor,
+          opacity: getComputedStyle(tip).opacity,
+          scheme: document.body.getAttribute('data-md-color-scheme')};
+}"""
+
 
 class QuietHandler(SimpleHTTPRequestHandler):
     """Serves the site as a host does: a missing path gets 404.html, at that path."""
@@ -205,6 +256,25 @@ def figure_page(site: Path) -> str | None:
         if re.search(r'<img[^>]+src="[^"]*figures/[^"]+"', path.read_text(encoding="utf-8")):
             return str(path.relative_to(site))
     return None
+
+
+def tooltip_pages(marks: dict[str, dict]) -> list[tuple[str, bool]]:
+    """Three pages to point at glossary terms on, each (page, inside an admonition): a page
+    with a term in an admonition (the short path has most), then a chapter and an appendix, or
+    failing those any other pages with a term; appendix F itself is left out."""
+    pages = [where for where in sorted(marks) if where != GLOSSARY]
+    admonition = sorted(
+        (where for where in pages if marks[where]["admonition"]),
+        key=lambda where: not where.startswith("short/"),
+    )
+    chosen = [(admonition[0], True)] if admonition else []
+    prose = [where for where in pages if marks[where]["marked"] > marks[where]["admonition"]]
+    for prefix in ("part", "back/", ""):
+        for where in prose:
+            if where.startswith(prefix) and all(where != other for other, _ in chosen):
+                chosen.append((where, False))
+                break
+    return chosen[:3]
 
 
 class Checks:
@@ -341,6 +411,7 @@ def run_checks(site: Path, shots: Path) -> Checks:
                             "blocks": page.locator("article pre").count(),
                             "figures": page.evaluate(FIGURES_JS),
                             "carets": page.evaluate(CARETS_JS),
+                            "glossary": page.evaluate(GLOSSARY_JS),
                         }
                 page.set_viewport_size({"width": 1280, "height": 900})
             return survey
@@ -412,6 +483,87 @@ def run_checks(site: Path, shots: Path) -> Checks:
             detail = f"styled at a deeper path: {styled}; search {said}; home link: {page.url}"
             return styled and found and home, detail
 
+        def glossary_not_in_code():
+            marked, pages, in_code, holding = 0, 0, [], 0
+            for (where, width), found in surveyed().items():
+                if width == WIDTHS[0]:
+                    marks = found["glossary"]
+                    marked += marks["marked"]
+                    pages += marks["marked"] > 0
+                    in_code += [f"{where}: {word!r}" for word in marks["in_code"]]
+                    holding += marks["code_with_word"]
+            detail = (f"{marked} marked terms on {pages} pages, none inside code, though "
+                      f"{holding} code blocks and spans hold a marked word")  # fmt: skip
+            passed = marked > 0 and holding > 0 and not in_code
+            return passed, "; ".join(in_code[:4]) or detail
+
+        def glossary_tooltips():
+            """Hover with a mouse at 1280 px, tap on a touch screen at 390 px, light and dark."""
+            chosen = tooltip_pages({where: found["glossary"] for (where, width), found
+                                    in surveyed().items() if width == WIDTHS[0]})  # fmt: skip
+            if len(chosen) < 3:
+                return False, f"three pages with glossary terms needed, found {chosen}"
+            browser = playwright.chromium.launch(
+                executable_path=chromium, headless=True, args=LAUNCH_ARGS
+            )
+            problems, shown = [], 0
+            for width, touch in ((WIDTHS[0], False), (WIDTHS[1], True)):
+                for scheme in ("light", "dark"):
+                    context = browser.new_context(
+                        viewport={"width": width, "height": 844},
+                        has_touch=touch,
+                        is_mobile=touch,
+                        color_scheme=scheme,
+                    )
+                    context.set_default_timeout(TIMEOUT_MS)
+                    context.route("**/*", route)
+                    context.on("request", lambda r: None if r.url.startswith(
+                        (base, "file:", "data:", "blob:")) else external.append(r.url))  # fmt: skip
+                    tab = context.new_page()
+                    for where, in_admonition in chosen:
+                        case = f"{where} at {width} px, {scheme}"
+                        tab.goto(base + where)
+                        probe = tab.evaluate(PROBE_JS, in_admonition)
+                        if probe is None:
+                            problems.append(f"{case}: no term to point at")
+                            continue
+                        word, definition = probe
+                        mark = tab.locator("#glossary-probe")
+                        mark.tap() if touch else mark.hover()
+                        tab.wait_for_function(
+                            "() => { const t = document.querySelector('.md-tooltip2--active');"
+                            " return t && getComputedStyle(t).opacity === '1'; }"
+                        )
+                        tip = tab.evaluate(TOOLTIP_JS)
+                        expected = "slate" if scheme == "dark" else "default"
+                        if tip["text"] != " ".join(definition.split()):
+                            problems.append(f"{case}: {word!r} shows {tip['text'][:40]!r}")
+                        elif tip["left"] < 0 or tip["right"] > width or tip["height"] <= 0:
+                            problems.append(f"{case}: {word!r}'s tooltip leaves the window")
+                        elif tip["color"] == tip["background"] or tip["scheme"] != expected:
+                            problems.append(f"{case}: {word!r}'s tooltip is unreadable")
+                        else:
+                            shown += 1
+                        if in_admonition:
+                            name = f"tooltip-{width}-{scheme}.png"
+                            tab.screenshot(path=str(shots / name))
+                    context.close()
+            browser.close()
+            pages = ", ".join(f"{where}{' (admonition)' * a}" for where, a in chosen)
+            detail = f"{shown} of {4 * len(chosen)} tooltips shown, on {pages}"
+            return not problems and shown > 0, "; ".join(problems[:4]) or detail
+
+        def glossary_spellings():
+            """Search finds a term's entry in appendix F under each of its common spellings."""
+            said = []
+            for spelling in GLOSSARY_SPELLINGS:
+                page.goto(base + "index.html")
+                found, detail = search(page, spelling, Path(GLOSSARY).name)
+                if not found:
+                    return False, detail
+                said.append(detail.split(":")[0])
+            return True, f"{', '.join(said)} each find {GLOSSARY}"
+
         def screenshots():
             taken = 0
             for scheme in ("light", "dark"):
@@ -446,6 +598,12 @@ def run_checks(site: Path, shots: Path) -> Checks:
         checks.run(
             "a missing page deep in the site is styled, searchable, links home", page_404_served
         )
+        checks.run("no glossary term is marked inside code", glossary_not_in_code)
+        checks.run(
+            "a glossary term's definition shows on hover and on tap, light and dark",
+            glossary_tooltips,
+        )
+        checks.run("search finds a glossary term by its other spellings", glossary_spellings)
         checks.run("screenshots for review", screenshots)
         context.close()
     server.shutdown()

@@ -1,0 +1,58 @@
+"""The glossary hook (docs/hooks/glossary.py): appendix F read as entries, and the build refused
+on an entry out of order, without its id or its second paragraph, or on a form two terms claim.
+The tooltips themselves are checked in Chromium by scripts/check_browser.py."""
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+from mkdocs.exceptions import PluginError
+
+ROOT = Path(__file__).resolve().parents[1]
+SPEC = importlib.util.spec_from_file_location("glossary", ROOT / "docs/hooks/glossary.py")
+glossary = importlib.util.module_from_spec(SPEC)
+SPEC.loader.exec_module(glossary)
+
+
+def entry(term, definition="A plain definition.", where="Defined in step 1.", attrs=""):
+    return f"### {term} {{ #{term.lower().replace(' ', '-')}{attrs} }}\n\n{definition}\n\n{where}\n"
+
+
+def test_the_page_has_every_term_with_a_definition():
+    page = (ROOT / "docs" / glossary.PAGE).read_text(encoding="utf-8")
+    entries = glossary.entries(page)
+    titles = glossary.abbreviations(entries)
+    assert len(entries) >= 55
+    assert all(e["definition"] and "`" not in e["definition"] for e in entries)
+    assert titles["wraparound"] == titles["wrap-around"] == titles["wrap"]
+    assert titles["hash-consing"] == titles["Hash consing"] == titles["hash consing"]
+    assert "node" not in titles  # .unmarked
+
+
+@pytest.mark.parametrize(
+    "term, attrs, where, forms",
+    [
+        ("hash consing", "", "Also written *hash-consing*.", ["hash consing", "hash-consing",
+                                                            "Hash consing", "Hash-consing"]),
+        ("NaN", ' data-forms="NaNs"', "Defined.", ["NaN", "NaNs"]),
+        ("node", " .unmarked", "Defined.", ["node", "Node"]),
+    ],
+)  # fmt: skip
+def test_forms(term, attrs, where, forms):
+    (parsed,) = glossary.entries(entry(term, where=where, attrs=attrs))
+    assert parsed["forms"] == forms
+    assert parsed["marked"] == (attrs != " .unmarked")
+
+
+@pytest.mark.parametrize(
+    "page, message",
+    [
+        (entry("zeta") + entry("alpha"), "alphabetical"),
+        ("### alpha\n\nNo id.\n\nWhere.\n", "needs an id"),
+        ("### alpha { #alpha }\n\nOnly a definition.\n", "needs a definition"),
+        (entry("alpha", where="Also written *beta*.") + entry("beta"), "claimed by"),
+    ],
+)
+def test_refused(page, message):
+    with pytest.raises(PluginError, match=message):
+        glossary.abbreviations(glossary.entries(page))
