@@ -24,15 +24,26 @@ For every page under docs/ (less what mkdocs.yml's exclude_docs leaves out):
   is not verified in chapter 15 (NOT_VERIFIED_PAGE), `15-verification.md#nv-NAME`, and that
   item exists: a list item ending in the anchor `{ #nv-NAME }`. Every item of that list is named
   by at least one note, unless the item itself says why not, with
-  `<!-- nv-unnamed: reason -->` inside it.
+  `<!-- nv-unnamed: reason -->` inside it;
+- cross-references: every "step N", "chapter N", "appendix X" and "exercise N.M" of the prose
+  (plurals and lists too: "chapters 10 and 11", each number on its own) is the text of a
+  relative link to its page: `short/NN-*.md`, `partK/NN-*.md`, `back/x-*.md`, and for an
+  exercise its chapter's anchor `#ex-N-M` or its answer `a-answers.md#a-N-M`. A mention in a
+  link to another page is reported too. Not prose, so not checked: fenced blocks and includes,
+  headings (a page's own title names it), admonition titles, code spans, comments, tags,
+  placeholders and image alt texts. The one allowance (XREF_ELSEWHERE): in a reading list, a
+  "Where to learn more" section or appendix E's page, a list item that has named a work in
+  italics or quotes may cite that work's chapters ("*Hacker's Delight*, chapter 10").
 
 Prints `page:line: problem` for each finding and exits 1 when there is any.
 """
 
 import argparse
+import posixpath
 import re
 import sys
 from pathlib import Path
+from typing import NamedTuple
 
 import yaml
 from book_common import (
@@ -56,6 +67,29 @@ NV_NOTE = re.compile(r'^(\s*)(?:!!!|\?\?\?\+?) warning "Not verified"')
 NV_LINK = re.compile(r"\]\((?:[^)#\s]*/)?15-verification\.md#(nv-[-a-z0-9]+)\)")
 NV_ITEM = re.compile(r"^\s*\{\s*#(nv-[-a-z0-9]+)\s*\}\s*$")
 NV_UNNAMED = re.compile(r"<!--\s*nv-unnamed:\s*\S.*?-->")
+# Cross-references: "step 3", "chapters 10 and 11", "exercise 8.4", "appendices A and C",
+# with each number possibly a link's text already ("chapters [4](...) and [5](...)").
+_XREF_ITEM = r"(?:\d+\.\d+|\d+|(?-i:[A-F])\b)"
+_XREF_LINKED = rf"\[?{_XREF_ITEM}\]?\s*"
+XREF = re.compile(
+    r"\b(steps?|chapters?|appendix|appendices|exercises?)\s+\[?"
+    rf"({_XREF_LINKED}(?:\s*(?:,|and|or|to|-|–|—)\s*(?:and\s+)?{_XREF_LINKED})*)",
+    re.I,
+)
+XREF_NUMBER = re.compile(_XREF_ITEM)
+MD_LINK = re.compile(r"(!?)\[((?:[^\[\]]|\[[^\]]*\])*)\](?:\(([^)]*)\)|\[[^\]]*\])")
+HEADING = re.compile(r"\s{0,3}#{1,6}\s")
+ADMONITION_TITLE = re.compile(r"\s*(?:!!!|\?\?\?\+?)\s")
+LIST_ITEM = re.compile(r"\s*(?:[-*+]|\d+\.)\s")
+# The one allowance: a reading list cites the chapters of other works. On these pages, and under
+# a heading that starts with this text, a list item that has named a work (in italics or in
+# quotes) before the mention may say "chapter 5" of that work without a link.
+XREF_ELSEWHERE_PAGES = ("docs/back/e-reading.md",)
+XREF_ELSEWHERE_HEADING = "Where to learn more"
+NAMED_WORK = re.compile(
+    r"(?<![*\w])\*[^*\s][^*]*\*(?![*\w])|\"[^\"]+\"|“[^”]+”"  # *Title*, "Title"
+    r"|\[(?:cite|entry): *[a-z0-9-]+\]"  # a citation marker of docs/hooks/references.py
+)
 
 # Numbers that may be typed anywhere, each with its reason.
 ALLOWED = {
@@ -84,6 +118,7 @@ _VALUE = r"[-+]?(?:\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?|nan|inf)"
 VALUE_SPAN = re.compile(rf"\s*[\[(]?\s*{_VALUE}(?:\s*,\s*{_VALUE})*\s*[\])]?\s*")
 # What is not prose: code spans, placeholders, comments, tags, link targets, attribute lists.
 NOT_PROSE = [
+    re.compile(r"\[\d+(?:\.\d+)?\]\((?![a-z]+:)[^)]*\)"),  # "steps [1](...) to [13](...)": places
     re.compile(r"(`+).+?\1"),
     re.compile(r"\{\{.*?\}\}"),
     re.compile(r"<!--.*?-->"),
@@ -277,6 +312,86 @@ class Lint:
                     "say why none does with <!-- nv-unnamed: reason --> in the item",
                 )
 
+    # --- cross-references ---------------------------------------------------------------------
+
+    def cross_references(self, page: Path) -> None:
+        """Each step, chapter, appendix or exercise the prose names is a link to its page; a page
+        not written yet is marked "(coming)", and a page that exists is not."""
+        lines = page.read_text(encoding="utf-8").splitlines()
+        elsewhere = str(page.relative_to(self.root)) in XREF_ELSEWHERE_PAGES
+        fence, comment, reading_list, named = None, False, elsewhere, False
+        for number, line in enumerate(lines, 1):
+            if fence is not None:
+                closing = FENCE.fullmatch(line)
+                if closing and closing.group(2).startswith(fence) and not closing.group(3).strip():
+                    fence = None
+                continue
+            opened = FENCE.fullmatch(line)
+            if opened:
+                fence = opened.group(2)
+                continue
+            line, comment = without_comments(line, comment)
+            if HEADING.match(line):
+                title = line.strip().lstrip("#").strip()
+                reading_list = elsewhere or title.startswith(XREF_ELSEWHERE_HEADING)
+                named = False
+                continue
+            if ADMONITION_TITLE.match(line) or INCLUDE_LINE.fullmatch(line):
+                continue
+            if LIST_ITEM.match(line):
+                named = False  # a new item of a reading list cites a new work
+            text, links = prose_and_links(line)
+            following = lines[number] if number < len(lines) else ""
+            self.mentions(page, number, text, links, reading_list, named, following)
+            named = named or (reading_list and bool(NAMED_WORK.search(text)))
+
+    def mentions(self, page, number, text, links, reading_list, named, following) -> None:
+        last = None  # the last mention of the line: a "(coming)" after it is about its page
+        for match in XREF.finditer(text):
+            word = match.group(1).lower()
+            for found in XREF_NUMBER.finditer(match.group(2)):
+                where, name = match.start(2) + found.start(), found.group(0)
+                target = xref_page(self.root / "docs", word, name)
+                if target is None:
+                    continue  # "chapter 8.4", "exercise 8": not a place in this book
+                last = (f"{word} {name}", target)
+                link = next((t for start, end, t in links if start <= where < end), False)
+                if link is not False:
+                    self.linked_mention(page, number, f"{word} {name}", target, link)
+                elif reading_list and (named or NAMED_WORK.search(text[: match.start()])):
+                    continue  # a reading list citing a chapter of the work it names
+                elif not target.exists:
+                    if "(coming)" not in text[match.end() :] + " " + following:
+                        message = f'{word} {name} has no page yet: mark it "(coming)"'
+                        self.report(page, number, message)
+                else:
+                    self.report(page, number, self.bare(page, word, name, target))
+        if last is not None and last[1].exists and "(coming)" in text:
+            self.report(page, number, f'"(coming)" after {last[0]}, whose page exists')
+
+    def bare(self, page: Path, word: str, name: str, target: "XrefTarget") -> str:
+        """The message for a bare mention, with the link to write."""
+        to = posixpath.relpath(target.path, posixpath.dirname(self.docs_path(page)))
+        text = f"[{word} {name}]" if not word.endswith("s") else f"{word} [{name}]"
+        link = f"{text}({to}{target.anchor})"
+        return f'a bare cross-reference "{word} {name}": make it a link, {link}'
+
+    def linked_mention(self, page, number, mention, target, link) -> None:
+        """A mention that is a link's text links to the page it names (an exercise to its
+        anchor in its chapter, or to its answer)."""
+        if link is None or re.match(r"[a-z]+:", link) or not target.exists:
+            return  # a reference-style link, another site's chapter, or a page not written yet
+        path, _, anchor = link.strip().split(" ")[0].partition("#")
+        here = self.docs_path(page)
+        file = posixpath.normpath(posixpath.join(posixpath.dirname(here), path)) if path else here
+        right = file == target.path and (not target.anchor or anchor == target.anchor[1:])
+        if not right and not target.answer(file, anchor):
+            self.report(page, number, f"{mention} links to {link}, not to {target.path}"
+                        f"{target.anchor}")  # fmt: skip
+
+    def docs_path(self, page: Path) -> str:
+        return page.relative_to(self.root / "docs").as_posix()
+
     # --- usage --------------------------------------------------------------------------------
 
     def figures(self, page: Path) -> None:
@@ -324,6 +439,71 @@ def excluded_patterns(config: Path) -> list[re.Pattern]:
     return patterns
 
 
+class XrefTarget(NamedTuple):
+    """The page a mention names (its path under docs/), the anchor an exercise adds, and
+    whether the page exists."""
+
+    path: str
+    anchor: str
+    exists: bool
+
+    def answer(self, file: str, anchor: str) -> bool:
+        """An exercise may link to its answer in appendix A instead."""
+        return bool(self.anchor) and file == ANSWERS_PAGE and anchor == "a-" + self.anchor[4:]
+
+
+ANSWERS_PAGE = "back/a-answers.md"
+
+
+def xref_page(docs: Path, word: str, name: str) -> XrefTarget | None:
+    """The page of "step 3", "chapter 11", "appendix C" or "exercise 8.4", written or not."""
+    if word.startswith("append"):
+        if not name.isalpha():
+            return None
+        folder, stem, anchor = "back", name.lower(), ""
+    elif "." in name:
+        if not word.startswith("exercise"):
+            return None
+        chapter, exercise = name.split(".")
+        folder, stem, anchor = "part*", f"{int(chapter):02d}", f"#ex-{chapter}-{exercise}"
+    elif name.isdigit() and not word.startswith("exercise"):
+        folder = "short" if word.startswith("step") else "part*"
+        stem, anchor = f"{int(name):02d}", ""
+    else:
+        return None
+    found = sorted(docs.glob(f"{folder}/{stem}-*.md"))
+    if found:
+        return XrefTarget(found[0].relative_to(docs).as_posix(), anchor, True)
+    return XrefTarget(f"{folder}/{stem}-….md", anchor, False)
+
+
+def without_comments(line: str, inside: bool) -> tuple[str, bool]:
+    """A line with its HTML comments blanked, and whether a comment is still open after it."""
+    if inside:
+        if "-->" not in line:
+            return "", True
+        line = " " * (line.index("-->") + 3) + line[line.index("-->") + 3 :]
+    line = re.sub(r"<!--.*?-->", lambda m: " " * len(m.group(0)), line)
+    if "<!--" in line:
+        return line[: line.index("<!--")], True
+    return line, False
+
+
+def prose_and_links(line: str) -> tuple[str, list[tuple[int, int, str | None]]]:
+    """The line with what is not prose blanked (code spans, placeholders, tags, attribute
+    lists, image alt texts, link targets), and the span and target of each link's text."""
+    for pattern in (r"(`+).+?\1", r"\{\{.*?\}\}", r"<[^>]+>", r"\{\s*[#.:][^}]*\}"):
+        line = re.sub(pattern, lambda m: " " * len(m.group(0)), line)
+    links = []
+    for match in MD_LINK.finditer(line):
+        if match.group(1):
+            line = line[: match.start()] + " " * len(match.group(0)) + line[match.end() :]
+            continue
+        links.append((match.start(2), match.end(2), match.group(3)))
+        line = line[: match.end(2)] + " " * (match.end() - match.end(2)) + line[match.end() :]
+    return line, links
+
+
 def typed_numbers(line: str) -> list[str]:
     """The numbers of a line of prose that look like measured figures."""
     for pattern in NOT_PROSE:
@@ -368,6 +548,7 @@ def main(argv=None) -> int:
         lint.page(page)
         lint.figures(page)
         lint.not_verified_notes(page)
+        lint.cross_references(page)
     lint.not_verified_list()
     lint.usage()
     for problem in lint.problems:

@@ -224,6 +224,47 @@ def test_lint_catches_a_not_verified_fault(book, what, old, new, expected):
 
 
 # ---------------------------------------------------------------------------------------------
+# Cross-references: every "chapter N" of the prose is a link to its page
+# ---------------------------------------------------------------------------------------------
+
+READING = "\n## Where to learn more\n\n"
+CROSS_REFERENCES = [  # (what, text added to the page, expected in the report; None: it passes)
+    ("bare chapter", "As chapter 4 shows.", 'a bare cross-reference "chapter 4"'),
+    ("linked chapter", "As [chapter 4](../part2/04-uop.md) shows.", None),
+    ("linked to another page", "As [chapter 4](one.md) shows.", "chapter 4 links to one.md"),
+    ("bare in a list", "Chapters [4](../part2/04-uop.md) and 4.", '"chapters 4": make it a link'),
+    ("bare exercise", "Try exercise 4.2.", 'a bare cross-reference "exercise 4.2"'),
+    ("linked exercise", "Try [exercise 4.2](../part2/04-uop.md#ex-4-2).", None),
+    ("exercise, no anchor", "Try [exercise 4.2](../part2/04-uop.md).", "exercise 4.2 links to"),
+    ("written, said coming", "As [chapter 4](../part2/04-uop.md) (coming) shows.",
+     '"(coming)" after chapter 4, whose page exists'),
+    ("unwritten, marked", "As chapter 9 (coming) shows.", None),
+    ("unwritten, unmarked", "As chapter 9 shows.", 'chapter 9 has no page yet: mark it "(coming)"'),
+    ("in a code span", "Run `python chapter 4`.", None),
+    ("in a heading", "## Back to chapter 4", None),
+    ("in a comment", "<!-- chapter 4 says why -->", None),
+    ("another work's chapter", READING + "- *Engineering a Compiler*, chapter 4.", None),
+    ("a cited work's chapter", READING + "- [cite: eac], its chapter 4.", None),
+    ("ours in a reading list", READING + "- Read chapter 4 again.", '"chapter 4": make it'),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "what, text, expected", CROSS_REFERENCES, ids=[case[0] for case in CROSS_REFERENCES]
+)
+def test_lint_cross_references(book, what, text, expected):
+    write(book / "docs" / "part2" / "04-uop.md", "# Chapter 4 · A small chapter\n\nIts text.\n")
+    page = book / "docs" / "short" / "one.md"
+    page.write_text(page.read_text(encoding="utf-8") + "\n" + text + "\n", encoding="utf-8")
+    done = lint(book)
+    if expected is None:
+        assert done.returncode == 0, done.stdout
+    else:
+        assert done.returncode == 1 and expected in done.stdout, done.stdout
+        assert "short/one.md:" in done.stdout, done.stdout  # the page and its line
+
+
+# ---------------------------------------------------------------------------------------------
 # Excerpts
 # ---------------------------------------------------------------------------------------------
 
