@@ -7,8 +7,8 @@ For every .html file of the site:
   (or name) in that file: this also covers links written as raw HTML, which mkdocs does not;
 - nothing is loaded from another host: a src, a stylesheet, a script, an image or any other
   reference to http(s):// or // fails; a plain <a href> to another host is allowed only for the
-  hosts in LINK_HOSTS (none yet: the reading list will add some), since following it is the
-  reader's choice and it loads nothing by itself;
+  hosts in LINK_HOSTS, those of the works the book cites (the `url`s of docs/references.yml),
+  since following it is the reader's choice and it loads nothing by itself;
 - no text the build should have replaced is left: an include line (--8<--), a number
   placeholder ({{ n.), a block marker (@@ block).
 A path from the root of the host ("/assets/...") fails on every page, 404.html included: it
@@ -23,11 +23,26 @@ from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+import yaml
+
 ROOT = Path(__file__).resolve().parents[1]
-LINK_HOSTS: set[str] = set()  # hosts a plain <a href> may point to, e.g. "docs.python.org"
 LEFTOVERS = ("--8<--", "--8&lt;--", "{{ n.", "{{n.", "@@ block")
 URL_ATTRIBUTES = {"href", "src", "srcset", "data", "poster", "action", "xlink:href", "formaction"}
 HARMLESS_SCHEMES = ("data:", "mailto:", "blob:", "about:")
+
+
+def reference_hosts() -> set[str]:
+    """The hosts of the links in docs/references.yml, the only hosts a plain <a href> may name."""
+    works = yaml.safe_load((ROOT / "docs" / "references.yml").read_text(encoding="utf-8"))
+    found = set()
+    for work in works.values():
+        links = work.get("url", [])
+        for url in [links] if isinstance(links, str) else links:
+            found.add(urlsplit(url).hostname)
+    return found
+
+
+LINK_HOSTS = reference_hosts()  # hosts a plain <a href> may point to
 
 
 class Page(HTMLParser):
