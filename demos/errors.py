@@ -3,7 +3,7 @@
     python demos/errors.py
 
 Each case prints a padded label, then `ExceptionName: message`, or `built` for the one good case
-of a group. The messages come from the type checker (`uopc.uop.infer`) and the text reader
+of a group. The messages come from the type checker (`uopc.typecheck.infer`) and the text reader
 (`uopc.textfmt.loads`). No bad case may leave a node behind: the program counts the live nodes
 before and after each one.
 

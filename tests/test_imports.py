@@ -1,20 +1,26 @@
 """Imports flow one way (spec §1, style.md): each module of `uopc` imports only modules earlier
-in the book's order, and none imports numpy or z3. Read with `ast`, so nothing is executed and
-modules not yet written are simply skipped.
+in the order below, and none imports numpy or z3. Read with `ast`, so nothing is executed and
+modules not yet written are simply skipped; one test imports each module first in a fresh
+process, to show that it loads and that the type checker is in place.
 """
 
 import ast
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "uopc"
+# ranges comes before uop although chapter 6 teaches it after the node: it reads nodes through
+# their fields only, and uop imports it. typecheck imports uop and hands it `infer`.
 BOOK_ORDER = [
-    "ops", "dtypes", "semantics", "uop", "rewrite", "compiled", "fold", "symbolic",
-    "textfmt", "render", "runtime", "interp", "builder",
+    "ops", "dtypes", "semantics", "ranges", "uop", "typecheck", "rewrite", "compiled", "fold",
+    "symbolic", "textfmt", "render", "runtime", "interp", "builder",
 ]  # fmt: skip
 FREE = ["__init__", "__main__"]  # may import any module of the package
-CORE = ["ops", "dtypes", "semantics", "uop"]
+CORE = ["ops", "dtypes", "semantics", "ranges", "uop", "typecheck"]
 FORBIDDEN = {"numpy", "z3"}
 
 
@@ -46,6 +52,9 @@ def imports_of(source: str) -> tuple[set[str], set[str]]:
 
 @pytest.mark.parametrize("source, inside, outside", [
     ("from .uop import UOp", {"uop"}, set()),
+    ("from .ranges import fill_ranges", {"ranges"}, set()),
+    ("from . import uop", {"uop"}, set()),
+    ("from uopc.typecheck import infer", {"typecheck"}, set()),
     ("from . import ops", {"ops"}, set()),
     ("from . import ops, dtypes", {"ops", "dtypes"}, set()),
     ("from uopc.rewrite import UPat", {"rewrite"}, set()),
@@ -101,3 +110,21 @@ def test_entry_modules_import_only_package_modules(name):
 def test_no_numpy_or_z3(name):
     _, outside = imports_of(module_source(name))
     assert not outside & FORBIDDEN, sorted(outside & FORBIDDEN)
+
+
+@pytest.mark.parametrize("name", BOOK_ORDER)
+def test_each_module_loads_first_with_the_checker_in_place(name):
+    """Imported first in a fresh interpreter, the module loads, and UOp's constructor calls the
+    type checker of uopc/typecheck.py (which hands its infer to uop when it loads)."""
+    module_source(name)
+    code = (
+        f"import uopc.{name}, uopc.typecheck, uopc.uop\n"
+        "assert uopc.uop.infer is uopc.typecheck.infer\n"
+        "from uopc import Ops, UOp, UOpError\n"
+        "try:\n    UOp(Ops.ADD, (UOp.const(1), UOp.const(1.0)))\n"
+        "except UOpError:\n    pass\n"
+        "else:\n    raise AssertionError('an ill-typed ADD was built')\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(PACKAGE.parent)}
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert run.returncode == 0, run.stderr

@@ -35,7 +35,7 @@ from uopc.interp import evaluate
 from uopc.runtime import CTYPE, Buffer, Program, compile_c, execute
 from uopc.semantics import f32, same
 from uopc.textfmt import MAX_QUOTE
-from uopc.uop import MAX_SCRATCH_ELEMENTS
+from uopc.typecheck import MAX_SCRATCH_ELEMENTS
 
 needs_clang = pytest.mark.skipif(shutil.which(runtime.CC) is None, reason="clang is not installed")
 

@@ -1,6 +1,6 @@
-"""Unit cases for `uopc.uop`: hash consing, ids, the weak table, immutability, the type rules and
-their messages (spec §5), toposort, and the range analysis (spec §6.4) with a brute-force
-soundness check and the 200,000-add chain.
+"""Unit cases for `uopc.uop`, `uopc.typecheck` and `uopc.ranges`: hash consing, ids, the weak
+table, immutability, the type rules and their messages (spec §5), toposort, and the range
+analysis (spec §6.4) with a brute-force soundness check and the 200,000-add chain.
 """
 
 import dataclasses
@@ -21,7 +21,8 @@ import pytest
 from uopc.dtypes import BOOL, F32, I32, INT_MAX, INT_MIN, VOID, Ptr
 from uopc.ops import Ops
 from uopc.semantics import eval_op
-from uopc.uop import ALU_SPACE, MEM_SPACE, CallArg, ParamArg, UOp, UOpError, infer
+from uopc.typecheck import infer
+from uopc.uop import ALU_SPACE, MEM_SPACE, CallArg, ParamArg, UOp, UOpError
 
 INF = math.inf
 NAN = math.nan

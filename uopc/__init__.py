@@ -3,6 +3,7 @@
 Re-exports the names a program needs most; everything else is imported from its module.
 """
 
+from . import typecheck  # noqa: F401  (hands the type checker to UOp: see its docstring)
 from .dtypes import BOOL, F32, I32, INT_MAX, INT_MIN, VOID, DType, Ptr
 from .ops import ALU, Ops
 from .uop import CallArg, ParamArg, UOp, UOpError

@@ -20,6 +20,7 @@ from . import runtime
 from .dtypes import BOOL, F32, I32, INT_MAX, INT_MIN, VOID, Ptr
 from .interp import run_call
 from .ops import Ops
+from .ranges import param_bounds
 from .render import render
 from .rewrite import RewriteLimit
 from .semantics import f32
@@ -328,8 +329,7 @@ def check_declared_ranges(call: UOp, values: dict) -> None:
     """A value outside its PARAM's declared range is refused: the simplifier relied on it."""
     for u in call.src[0].toposort():
         if u.op is Ops.PARAM and u.dtype is I32:
-            low = INT_MIN if u.arg.vmin is None else u.arg.vmin
-            high = INT_MAX if u.arg.vmax is None else u.arg.vmax
+            low, high = param_bounds(u.arg)
             if not low <= values[u.arg.slot] <= high:
                 raise CliError(
                     f"argument {u.arg.slot} is {values[u.arg.slot]}, outside [{low}, {high}]"

@@ -1,20 +1,20 @@
 """The reference interpreter: `evaluate` for value graphs, `run_call` for calls that use memory.
 
-Relies on `eval_op` (and `f32` for reading inputs) from `semantics`, on `toposort` from `uop`,
-and on the op and dtype names; it shares nothing else with the package, so it can check the
-rules and the renderer instead of repeating their mistakes. Invariants: every node is computed
-once, after its srcs, in a loop over a sorted list (never a recursion on the graph's depth);
-a CALL's body runs with the call's argument values, never with the caller's environment; every
-value that enters from outside (a parameter, a buffer element) is first made a contract value.
+Relies on `eval_op` (and `f32` for reading inputs) from `semantics`, on `toposort` and (for
+speed only) `collector_paused` from `uop`, and on the op and dtype names; it shares nothing else
+with the package, so it can check the rules and the renderer instead of repeating their
+mistakes. Invariants: every node is computed once, after its srcs, in a loop over a sorted
+list (never a recursion on the graph's depth); a CALL's body runs with the call's argument
+values, never with the caller's environment; every value that enters from outside (a
+parameter, a buffer element) is first made a contract value.
 """
 
-import functools
-import gc
 import operator
 
 from .dtypes import BOOL, F32, I32, INT_MAX, INT_MIN, VALUE_DTYPES, Ptr
 from .ops import ALU, Ops
 from .semantics import eval_op, f32
+from .uop import collector_paused
 
 # ---------------------------------------------------------------------------------------------
 # Values that enter from outside
@@ -60,26 +60,6 @@ def _call(node, values, env):
 
 def _alu(node, values, context):
     return eval_op(node.op, node.dtype, [values[s] for s in node.src], node.arg)
-
-
-def collector_paused(function):
-    """function with Python's cyclic garbage collector paused while it runs (speed only).
-
-    A walk makes no reference cycles, so a collection finds nothing; but each full collection
-    scans every live node, about a third of evaluate's time on a graph of a million nodes.
-    """
-
-    @functools.wraps(function)
-    def paused(*args, **kwargs):
-        enabled = gc.isenabled()
-        gc.disable()
-        try:
-            return function(*args, **kwargs)
-        finally:
-            if enabled:
-                gc.enable()
-
-    return paused
 
 
 # --8<-- [start:evaluate]

@@ -26,6 +26,7 @@ import time
 
 from .dtypes import BOOL, F32, I32, INT_MAX, INT_MIN, VOID, Ptr
 from .ops import Ops
+from .ranges import param_bounds
 from .render import render
 from .semantics import f32
 from .textfmt import MAX_ELEMENTS
@@ -425,9 +426,7 @@ def declared_ranges(body: UOp) -> list[tuple[int, int, int]]:
     ranges = []
     for u in body.toposort():
         if u.op is Ops.PARAM and u.dtype is I32 and (u.arg.vmin, u.arg.vmax) != (None, None):
-            low = INT_MIN if u.arg.vmin is None else u.arg.vmin
-            high = INT_MAX if u.arg.vmax is None else u.arg.vmax
-            ranges.append((u.arg.slot, low, high))
+            ranges.append((u.arg.slot, *param_bounds(u.arg)))
     return ranges
 
 

@@ -1,4 +1,4 @@
-def fill_ranges(u: UOp) -> None:
+def fill_ranges(u) -> None:
     """Cache the triple of u and of every node under it that has none yet, srcs first.
 
     An iterative walk that stops at cached triples: a node is computed once all its srcs
