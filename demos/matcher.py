@@ -144,9 +144,22 @@ def state_rule_counts(sizes, by_op):
     claim(fold + inline + symbolic == total and busiest < total, "rule counts add up")
 
 
+def show_compiled_code():
+    """What the compiled matcher writes for NEG: the plain matcher's rule list, as one function."""
+    block("compiled-neg")
+    source = getattr(default, "source", None)  # only the compiled matcher has one
+    claim(source is not None, "the default matcher is the compiled one")
+    text = source[Ops.NEG]
+    print(text)
+    names = [r.name for r in default.by_op[Ops.NEG]]
+    in_order = [text.index(f"# {name}\n") for name in names]
+    claim(in_order == sorted(in_order), "the generated code tries NEG's rules in their order")
+
+
 def main() -> int:
     show_patterns()
     show_rule_counts()
+    show_compiled_code()
     return finish()
 
 
