@@ -187,7 +187,8 @@ def all_producers(root: Path = ROOT) -> list[Producer]:
             (
                 *PACKAGE,
                 *SUPPORT,
-                "code/exercises/*.py",
+                "code/exercises/*.py",  # the runner, one file per chapter, try_it.py, helpers
+                package_tests,  # 5.5, 15.4 and 15.5 run the planted-bug harness and its layers
                 "tests/proofs.py",
                 "demos/*.py",
                 "out/tests/mutant_matrix.txt",  # one answer reads the saved matrix

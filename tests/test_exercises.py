@@ -1,6 +1,7 @@
-"""The exercise answers (code/exercises/solutions.py) run clean and make their checks.
+"""The exercise answers (code/exercises/: one file per chapter, run by solutions.py) run clean
+and make their checks.
 
-The program is run as it is run for the book, in a child process from the repository root, so
+The runner is run as it is run for the book, in a child process from the repository root, so
 it finds `uopc` the way a reader's run does. It must exit 0, and its last line must report at
 least as many checks as the book's run made (385): fewer would mean answers that stopped
 checking. The program itself exits non-zero, naming the exercise, on the first failed check.

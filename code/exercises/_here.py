@@ -1,0 +1,17 @@
+"""Importing this module puts tests/ and, if needed, the repository root on sys.path.
+
+The answers run as `python code/exercises/solutions.py` from anywhere, so `common` and
+`counting` (in tests/) and `uopc` (at the root) are found from this file's own location.
+Both are appended, not put first: a copy of `uopc` placed first on the path (by a caller that
+tests a changed compiler) still wins over the working tree's.
+"""
+
+import importlib.util
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+if str(REPO / "tests") not in sys.path:
+    sys.path.append(str(REPO / "tests"))  # for `common` and `counting`
+if importlib.util.find_spec("uopc") is None:
+    sys.path.append(str(REPO))
