@@ -1,7 +1,9 @@
-"""Which test layer catches which planted bug (verification.md §9.4): the mutant matrix.
+"""Which test layer catches which planted bug (verification.md §9.4): the mutant matrix, and
+the list of the planted bugs caught.
 
     python tests/mutant_matrix.py [--full] [--book-layers] [--only NAME_OR_NUMBER ...]
                                   [--layers LETTERS] [--workers 2] [--details FILE]
+                                  [--fresh] [--cells DIR]
 
 Every mutant of `tests/mutants.py` is applied to a private copy of `uopc` (never the working
 tree), and one fresh Python process per mutant imports the copy (cwd = the temporary directory,
@@ -13,9 +15,23 @@ cache, which is keyed by the C source: only mutants that change the C produce ne
 Columns: the book's twelve layers A to L, then three beyond the book: M semantics (the value
 contract against NumPy and against the C reference), S sanitize (the generated C under UBSan
 and ASan) and P other tests (every other test file of the package, by pytest -x on the copy,
-so that the matrix shows which bugs a test outside the layers also catches);
-`--book-layers` prints A to L only. `n` counts the marks of a row, and "caught by exactly one
-layer" counts over the columns printed (a line after it gives the figure for A to L alone).
+less the tests of the book's production, scripts/producers.py's BOOK_TESTS), so that the matrix
+shows which bugs a test outside the layers also catches; `--book-layers` prints A to L only.
+`n` counts the marks of a row, and "caught by exactly one layer" counts over the columns
+printed (a line after it gives the figure for A to L alone).
+
+A cell (one mutant, one column) is caught or not: a layer stops at its first failing check, so
+only a cell that catches nothing runs to the end. P runs its tests in the order that makes a
+catch come soonest (the tests that caught this bug last time, then the quick tests of the
+module it edits, the other quick tests, the slow ones last: see mutants.ordered); whether some
+test fails does not depend on that order.
+
+Each cell's verdict is saved in build/mutant-cells/ (not committed) under a hash of everything
+it depends on: the mutant (name, file, original and replacement text), every file of uopc/, the
+test files the column runs with their helpers, and the size. A saved cell is used again, so a
+rerun after an edit of one test file reruns that file's columns only, and a stopped run goes on
+where it stopped; `--fresh` runs every cell again. The unmutated copy and the control are saved
+the same way.
 
 Decisions where the book is silent: the layers run in-process in the order of the columns
 (the unit layer's module is imported first, since its cases rely on building -0.0 before 0.0);
@@ -24,23 +40,43 @@ the verdict alone); a process that dies marks the layer it was running as catchi
 remaining layers go on in a new process. Before the mutants, the unmutated copy must pass every
 layer, and a no-op control mutant (an edited comment) must be caught by none.
 
+The output: the matrix and its summary lines, then the list of the planted bugs, each caught or
+survived with the first column that caught it and that column's first failing check, and the
+line `MUTANTS <total> <caught>` (read by scripts/summary.py); the lines that depend on the
+machine (times, cells run and reused) come last, each marked `(this machine)`. Under the book's
+build (BOOK_NUMBERS=1) the numbers the book quotes are stated with counting.state.
+
 The exit status is non-zero when the baseline or the control goes wrong, a mutant is an ERROR,
-or a mutant escapes every column (with `--book-layers`, one of our own may: the runtime's
-cache key, say, is none of the layers' business; P catches it).
+a mutant escapes every column (with `--book-layers`, one of our own may: the runtime's cache
+key, say, is none of the layers' business; P catches it), or the printed report disagrees with
+itself (per-layer totals and rows, the single-catcher list and its count).
 """
 
 import argparse
 import contextlib
+import hashlib
 import importlib
 import io
+import json
+import os
+import re
 import signal
 import subprocess
 import sys
+import tempfile
 import textwrap
 import time
 from pathlib import Path
 
 TESTS = Path(__file__).resolve().parent
+REPO = TESTS.parent
+CELLS = REPO / "build" / "mutant-cells"  # the saved cells (build/ is not committed)
+# Bumped when the harness changes what a saved cell means (the child, the plugin, the keys).
+CELL_FORMAT = 2
+# What every column's tests import besides their own module (the generators, the counts, the
+# shrinker, pytest's options and the C reference).
+SUPPORT = ("common.py", "counting.py", "shrink.py", "conftest.py", "ref_ops.c")
+SLOW_TEST = 1.0  # seconds: a test of P this slow in the unmutated run runs after the others
 
 # letter, name, [(module, function), ...]: a layer fails when one of its functions raises
 BOOK_LAYERS = [
@@ -61,8 +97,8 @@ EXTRA_LAYERS = [
     ("M", "semantics", [("test_semantics", f"semantics_vs_{ref}") for ref in ("numpy", "c")]),
     ("S", "sanitize", [("test_sanitize", "sanitize")]),
 ]
-# P: the package's other tests, every test file but the layers' own (and the book's programs,
-# see mutants.BOOK_FILES), run by pytest -x on the copy: does any test outside the layers fail?
+# P: the package's other tests, every test file but the layers' own (and the book's production,
+# producers.BOOK_TESTS), run by pytest -x on the copy: does any test outside the layers fail?
 OTHER = ("P", "other tests")
 LAYER_FILES = (
     "test_rules_unit.py", "test_pipeline.py", "test_memory.py", "test_semantics.py",
@@ -128,6 +164,7 @@ SINGLE_REASONS = {
     " meets it at full size, the others too seldom",
 }
 LAYER_TIMEOUT = 600  # seconds for one layer of one mutant before it counts as failed
+COMPILE_SECONDS = 120  # the layers' UOPC_COMPILE_TIMEOUT: seconds per 1,000 lines of C
 MARK = "@@LAYER"  # the child's result lines start with this
 
 
@@ -194,11 +231,15 @@ def other_files() -> list[str]:
     return [f for f in mutants.suite_files() if Path(f).name not in LAYER_FILES]
 
 
-def run_layers(mutant, letters: str, full: bool, others: list[str] | None = None) -> dict:
+def run_layers(
+    mutant, letters: str, full: bool, others: list[str] | None = None, order=None, save=None
+) -> dict:
     """{"cells": {letter: (caught, seconds, why)}, "error": text or None} for one mutant.
 
-    The letter P runs `others` (by default other_files()) under pytest; every other letter is
-    a layer run in the child."""
+    The letter P runs `others` (by default other_files()) under pytest, its tests in `order`
+    (see mutants.ordered); every other letter is a layer run in the child. save(letter, cell,
+    extra) is called with each verdict as soon as it is known to be sound (not with the cells
+    of a run that imported the wrong package); extra is P's run (failing nodes, durations)."""
     import mutants
 
     start = time.perf_counter()
@@ -208,7 +249,9 @@ def run_layers(mutant, letters: str, full: bool, others: list[str] | None = None
         except ValueError as error:
             return {"cells": {}, "error": str(error), "seconds": 0.0}
         cells, imported, todo = {}, [], letters.replace(OTHER[0], "")
-        env = mutants.child_env(root, full)
+        # the layers' compiles get a time limit far above the default (10 s per 1,000 lines),
+        # which a loaded machine can reach: a catch must not depend on the machine's load
+        env = mutants.child_env(root, full, {"UOPC_COMPILE_TIMEOUT": str(COMPILE_SECONDS)})
         while todo:
             command = [sys.executable, str(Path(__file__).resolve()), "--child", todo]
             try:
@@ -225,7 +268,7 @@ def run_layers(mutant, letters: str, full: bool, others: list[str] | None = None
                 if fields[1] == "IMPORTED":
                     imported.append(text.split(" ", 2)[2])
                 else:
-                    why = fields[4] if len(fields) > 4 else ""
+                    why = plain(fields[4] if len(fields) > 4 else "", root)
                     cells[fields[1]] = (fields[2] == "x", float(fields[3]), why)
             todo = "".join(letter for letter in todo if letter not in cells)
             if todo:  # the process died inside the first layer it did not report
@@ -235,19 +278,163 @@ def run_layers(mutant, letters: str, full: bool, others: list[str] | None = None
         wanted = str(copy / "__init__.py")
         if any(path != wanted for path in imported):
             error = f"the run imported {sorted(set(imported))}, not {wanted}"
+        elif save is not None:
+            for letter, cell in cells.items():
+                save(letter, cell, None)
         if OTHER[0] in letters:
             files = other_files() if others is None else others
-            other = mutants.run_suite(mutant, files, full, [], stop_first=True)
-            if other["verdict"] == "ERROR":
-                error = error or f"the other tests: {other['detail']}"
+            other = mutants.run_suite(mutant, files, full, [], stop_first=True, order=order)
             caught = other["verdict"] == "caught"
             cells[OTHER[0]] = (caught, other["seconds"], other["detail"] if caught else "")
+            if other["verdict"] == "ERROR":
+                error = error or f"the other tests: {other['detail']}"
+            elif save is not None:
+                save(OTHER[0], cells[OTHER[0]], other)
         return {"cells": cells, "error": error, "seconds": time.perf_counter() - start}
 
 
+def plain(why: str, root: Path) -> str:
+    """An error line without the names of this run's temporary folders, which differ by run."""
+    import mutants
+
+    return why.replace(str(root), "<copy>").replace(mutants.shared_cache(), "<C cache>")
+
+
+# ---------------------------------------------------------------------------------------------
+# The saved cells: one JSON file per verdict, named by the hash of what the verdict depends on
+# ---------------------------------------------------------------------------------------------
+
+
+def digest(*parts) -> str:
+    return hashlib.sha256(json.dumps(parts).encode()).hexdigest()
+
+
+def package_digest() -> str:
+    """Every file of uopc/, path and bytes: a bug's catch can depend on any module."""
+    import mutants
+
+    whole = hashlib.sha256()
+    for path in sorted(mutants.PACKAGE.rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts:
+            whole.update(str(path.relative_to(mutants.PACKAGE)).encode() + b"\0")
+            whole.update(hashlib.sha256(path.read_bytes()).digest())
+    return whole.hexdigest()
+
+
+def column_files(letter: str, others: list[str]) -> list[Path]:
+    """The files a column's verdict depends on besides the package: the tests it runs (its
+    layer's module or modules; for P every file it runs) and their helpers."""
+    if letter == OTHER[0]:
+        runs = [Path(name) for name in others]
+    else:
+        layers = {letter: functions for letter, _, functions in BOOK_LAYERS + EXTRA_LAYERS}
+        runs = [TESTS / f"{module}.py" for module, _ in layers[letter]]
+    return sorted({*runs, *(TESTS / name for name in SUPPORT)})
+
+
+def identity(mutant) -> list:
+    if mutant is None:
+        return ["the unmutated copy"]
+    return [mutant.name, mutant.file, mutant.original, mutant.replacement]
+
+
+def cell_keys(mutant, letters, size, package, others, files: dict) -> dict[str, str]:
+    """{letter: the name of its saved cell}; files: a memo of file digests for this run."""
+    keys = {}
+    for letter in letters:
+        parts = []
+        for path in column_files(letter, others):
+            if path not in files:
+                files[path] = hashlib.sha256(path.read_bytes()).hexdigest()
+            parts.append((path.name, files[path]))
+        keys[letter] = digest(CELL_FORMAT, size, identity(mutant), package, letter, parts)
+    return keys
+
+
+def write_json(path: Path, data) -> None:
+    """Atomically: a temporary file in the same folder, then renamed over the old one."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            json.dump(data, out, indent=1, sort_keys=True)
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
+def read_json(path: Path):
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+def load_cell(folder: Path, key: str):
+    """A saved verdict (caught, seconds, why), or None."""
+    data = read_json(folder / f"{key}.json")
+    if not isinstance(data, dict) or set(data) < {"caught", "seconds", "why"}:
+        return None
+    return (bool(data["caught"]), float(data["seconds"]), str(data["why"]))
+
+
+def first_catch_path(folder: Path, mutant) -> Path:
+    """Where the tests of P that caught this mutant last time are kept (whatever the sources)."""
+    return folder / "first" / f"{digest(identity(mutant))[:32]}.json"
+
+
+def durations_path(folder: Path, size: str) -> Path:
+    return folder / f"durations-{size}.json"
+
+
+def p_order(mutant, folder: Path | None, size: str) -> dict:
+    """The order of P's tests for this mutant (mutants.ordered): its last catches, the tests of
+    the module it edits, and the tests slow in the last unmutated run."""
+    if mutant is None or folder is None:
+        return {}
+    first = read_json(first_catch_path(folder, mutant)) or []
+    durations = read_json(durations_path(folder, size)) or {}
+    slow = sorted(node for node, seconds in durations.items() if seconds >= SLOW_TEST)
+    return {"first": first, "own": f"tests/test_{Path(mutant.file).stem}.py", "slow": slow}
+
+
+def cacheable(cell) -> bool:
+    """A time-out depends on the machine's load: such a cell is run again next time."""
+    return not any(text in cell[2] for text in ("LayerTimeout", "a time-out", "was stopped after"))
+
+
 def job(args) -> dict:
-    mutant, letters, full, others = args
-    return run_layers(mutant, letters, full, others)
+    """A worker's job: the cells of one mutant not saved yet, each saved as soon as known."""
+    mutant, letters, full, others, folder, keys = args
+    size = "full" if full else "quick"
+
+    def save(letter, cell, other):
+        if folder is None or not cacheable(cell):
+            return
+        # the sources as they are now: a file edited while this row ran (the working tree is
+        # shared) would file the verdict under sources it was not made from
+        if cell_keys(mutant, letter, size, package_digest(), others, {})[letter] != keys[letter]:
+            return
+        caught, seconds, why = cell
+        write_json(
+            folder / f"{keys[letter]}.json",
+            {"caught": caught, "seconds": seconds, "why": why, "letter": letter},
+        )
+        if other and mutant is not None and caught:
+            write_json(first_catch_path(folder, mutant), other["nodes"][:3])
+        if other and (mutant is None or mutant.group == "control"):  # unmutated: test times
+            known = read_json(durations_path(folder, size)) or {}
+            write_json(durations_path(folder, size), {**known, **other["durations"]})
+
+    order = p_order(mutant, folder, size)
+    return run_layers(mutant, letters, full, others, order=order, save=save)
+
+
+# ---------------------------------------------------------------------------------------------
+# The report
+# ---------------------------------------------------------------------------------------------
 
 
 def matrix_lines(rows, columns) -> list[str]:
@@ -271,8 +458,8 @@ def matrix_lines(rows, columns) -> list[str]:
 
 
 def report_lines(rows, columns) -> list[str]:
-    """The matrix and its summary lines, as printed and as scripts/make_numbers.py reads them:
-    the book calls the columns layers, so every line does too."""
+    """The matrix and its summary lines, as printed and as the book quotes them: the book
+    calls the columns layers, so every line does too."""
     lines = matrix_lines(rows, columns)
     book = set("ABCDEFGHIJKL")
     if any(letter not in book for letter, _ in columns):
@@ -293,9 +480,97 @@ def report_lines(rows, columns) -> list[str]:
     return lines
 
 
-def main(argv=None) -> int:
-    import mutants
+def first_check(letter: str, why: str, width: int = 100) -> str:
+    """The letter of a catching cell and its first failing check, on one short line: the test
+    of P, or a layer's error (for the unit layer, which lists all its failures, the first)."""
+    parts = why.split(" | ")
+    text = parts[0]
+    if re.fullmatch(r"\w+: \d+ unit failures?:", text) and len(parts) > 1:
+        text = f"{text} {parts[1]}"
+    # a node's serial number (<CALL f32 #647>) depends on what the process built before, which
+    # differs when only some columns of a row run again
+    text = f"{letter}: {re.sub(r' #[0-9]+>', ' #n>', text)}"
+    return text if len(text) <= width else text[: width - 3] + "..."
 
+
+def caught_lines(chosen, results, letters) -> list[str]:
+    """One line per planted bug: caught or survived, and the first column that caught it."""
+    lines = ["planted bugs, each with the first column that caught it and its first failing check:"]
+    caught = 0
+    for (number, mutant), cells in zip(chosen, results, strict=True):
+        first = next((letter for letter in letters if cells.get(letter, (False,))[0]), None)
+        verdict = "caught" if first else "survived"
+        detail = first_check(first, cells[first][2]) if first else "no column failed"
+        lines.append(f"{number:>3} {verdict:<8} {mutant.name:<42} {detail}")
+        caught += first is not None
+    lines.append(f"MUTANTS {len(chosen)} {caught}")
+    return lines
+
+
+def check_report(lines: list[str]) -> tuple[dict, list[str]]:
+    """The numbers the book quotes, read back from the printed report as a reader would, and
+    what in it disagrees with itself (every per-layer total is its column's marks, the
+    single-catcher list is as long as its count, the rows are as many as the total)."""
+    text = "\n".join(lines) + "\n"
+    problems = []
+    once = re.search(r"^caught by exactly one layer: (\d+) of (\d+)$", text, re.M)
+    listed = text.split("\ncaught by exactly one layer:\n", 1)[1]
+    listed = len(re.findall(r"^  \S.* \(by \w+\)$", listed.split("\ncaught by no layer:")[0], re.M))
+    book = re.search(r"^caught by exactly one of the layers A to L: (\d+) of \d+$", text, re.M)
+    letters = re.search(r"^planted bug +([A-Z](?: [A-Z])*)  n$", text, re.M)[1].split()
+    rows = [row.split() for row in re.findall(r"^.{43}((?:[x.] )*[x.])  \d+$", text, re.M)]
+    totals = ", ".join(f"{c} {sum(row[i] == 'x' for row in rows)}" for i, c in enumerate(letters))
+    printed = re.search(r"^caught by layer: (.*)$", text, re.M)[1]
+    missed = re.search(r"^caught by no layer: (.*)$", text, re.M)[1]
+    total, caught = (int(n) for n in re.findall(r"^MUTANTS (\d+) (\d+)$", text, re.M)[-1])
+    if printed != totals:
+        problems.append(f"the per-layer totals printed ({printed}) are not the rows' ({totals})")
+    if listed != int(once[1]):
+        problems.append(f"the single-catcher list has {listed} bugs, its count {once[1]}")
+    if len(rows) != int(once[2]) or len(rows) != total:
+        problems.append(f"{len(rows)} rows, but {once[2]} in the count and {total} in MUTANTS")
+    numbers = {
+        "mutants_total": total,
+        "mutants_caught": caught,
+        "mutants_single_catcher": int(once[1]),
+        "mutants_matrix_total": int(once[2]),
+        "mutants_single_layer": listed,
+        "mutants_single_book_layer": int(book[1]) if book else int(once[1]),
+        "mutants_matrix_rows": len(rows),
+        "mutants_missed": 0 if missed == "none" else len(missed.split(", ")),
+    }
+    return numbers, problems
+
+
+MEANINGS = {
+    "mutants_total": "planted bugs run against the tests (one textual edit each)",
+    "mutants_caught": "planted bugs that some column of the matrix caught, out of mutants_total",
+    "mutants_single_catcher": "planted bugs caught by exactly one column of the matrix, out of"
+    " mutants_matrix_total",
+    "mutants_matrix_total": "planted bugs in the matrix, the N of 'caught by exactly one layer:"
+    " K of N'",
+    "mutants_single_layer": "planted bugs in the printed list of those caught by exactly one"
+    " column (equal to mutants_single_catcher)",
+    "mutants_single_book_layer": "planted bugs caught by exactly one of the book's layers A to"
+    " L, out of mutants_matrix_total",
+    "mutants_matrix_rows": "rows of the printed matrix, one per planted bug",
+    "mutants_missed": "planted bugs caught by no column of the matrix (0 in a good run)",
+}
+
+
+def state_numbers(numbers: dict) -> None:
+    import counting
+
+    for key, value in numbers.items():
+        counting.state(key, value, MEANINGS[key])
+
+
+# ---------------------------------------------------------------------------------------------
+# Command line
+# ---------------------------------------------------------------------------------------------
+
+
+def parse(argv):
     parser = argparse.ArgumentParser(description="run every layer on every planted bug")
     parser.add_argument("--full", action="store_true", help="the layers at the book's sizes")
     parser.add_argument("--book-layers", action="store_true", help="columns A to L only")
@@ -303,10 +578,13 @@ def main(argv=None) -> int:
     parser.add_argument("--layers", help="only these columns, by letter (e.g. ACP); all by default")
     parser.add_argument("--workers", type=int, default=2, help="mutants run at once (2)")
     parser.add_argument("--details", help="write every failing cell's first error line here")
+    parser.add_argument("--fresh", action="store_true", help="run every cell, saved or not")
+    parser.add_argument("--cells", default=str(CELLS), help="the saved cells' folder")
     parser.add_argument("--child", help=argparse.SUPPRESS)
-    options = parser.parse_args(argv)
-    if options.child:
-        return child(options.child)
+    return parser, parser.parse_args(argv)
+
+
+def chosen_columns(parser, options) -> list[tuple[str, str]]:
     columns = [(letter, name) for letter, name, _ in BOOK_LAYERS]
     if not options.book_layers:
         columns += [(letter, name) for letter, name, _ in EXTRA_LAYERS] + [OTHER]
@@ -315,15 +593,51 @@ def main(argv=None) -> int:
         if unknown:
             parser.error(f"--layers: no column {', '.join(sorted(unknown))}")
         columns = [(letter, name) for letter, name in columns if letter in options.layers]
+    return columns
+
+
+def run_rows(mutant_list, letters, options, others) -> tuple[list[dict], int, int]:
+    """Every row's cells, from the saved cells where they are there and from runs where not:
+    (results, cells run, cells reused); a result holds the row's cells and error."""
+    import mutants
+
+    folder, size = Path(options.cells), "full" if options.full else "quick"
+    package, files = package_digest(), {}
+    results, jobs, places = [], [], []
+    for mutant in mutant_list:
+        keys = cell_keys(mutant, letters, size, package, others, files)
+        saved = (
+            {} if options.fresh else {letter: load_cell(folder, keys[letter]) for letter in keys}
+        )
+        cells = {letter: cell for letter, cell in saved.items() if cell is not None}
+        results.append({"cells": cells, "error": None})
+        todo = "".join(letter for letter in letters if letter not in cells)
+        if todo:
+            jobs.append((mutant, todo, options.full, others, folder, keys))
+            places.append(len(results) - 1)
+    reused = sum(len(result["cells"]) for result in results)
+    done = mutants.run_pool(job, jobs, options.workers) if jobs else []
+    for place, result in zip(places, done, strict=True):
+        results[place]["cells"].update(result["cells"])
+        results[place]["error"] = result["error"]
+    return results, sum(len(j[1]) for j in jobs), reused
+
+
+def main(argv=None) -> int:
+    import mutants
+
+    parser, options = parse(argv)
+    if options.child:
+        return child(options.child)
+    columns = chosen_columns(parser, options)
     letters = "".join(letter for letter, _ in columns)
     chosen = mutants.select(options.only)
     size = "full" if options.full else "quick"
     start = time.perf_counter()
 
     others = other_files()  # listed once: a file added during the run cannot count
-    jobs = [(m, letters, options.full, others) for m in (None, mutants.CONTROL)]
-    jobs += [(mutant, letters, options.full, others) for _, mutant in chosen]
-    results = mutants.run_pool(job, jobs, options.workers)
+    everything = [None, mutants.CONTROL, *(mutant for _, mutant in chosen)]
+    results, ran, reused = run_rows(everything, letters, options, others)
     baseline, control, results = results[0], results[1], results[2:]
 
     problems = []
@@ -342,8 +656,7 @@ def main(argv=None) -> int:
             if cell and cell[0]:
                 details.append(f"{number:>3} {mutant.name} | {letter} | {cell[2]}")
 
-    for text in report_lines(rows, columns):
-        print(text)
+    lines = report_lines(rows, columns)
     for (number, mutant), (_, caught) in zip(chosen, rows, strict=True):
         # with --book-layers, a bug of our own outside the layers' reach may go unmarked; with
         # --layers, any bug may escape the few columns chosen
@@ -352,18 +665,32 @@ def main(argv=None) -> int:
             problems.append(f"mutant {number} ({mutant.name}) escapes every column")
     control_caught = sorted(letter for letter, cell in control["cells"].items() if cell[0])
     if control["error"] or control_caught:
-        problems.append(f"the control was caught by {control_caught}: {control['error'] or ''}")
+        why = control["error"] or "; ".join(
+            f"{c}: {control['cells'][c][2]}" for c in control_caught
+        )
+        problems.append(f"the control was caught by {control_caught}: {why}")
     else:
-        print(f"control ({mutants.CONTROL.name}): caught by no layer, as it must")
+        lines.append(f"control ({mutants.CONTROL.name}): caught by no layer, as it must")
+    lines.append(f"sizes: {size}; {len(rows)} mutants")
+    lines += ["", *caught_lines(chosen, [r["cells"] for r in results], letters)]
+    for text in lines:
+        print(text)
+    numbers, inconsistent = check_report(lines)
+    problems += inconsistent
+    state_numbers(numbers)
+
     layer_seconds = {
         letter: sum(r["cells"].get(letter, (0, 0.0))[1] for r in results) for letter in letters
     }
     print(
         "seconds per layer, summed over the mutants: "
         + ", ".join(f"{letter} {seconds:.0f}" for letter, seconds in layer_seconds.items())
+        + " (this machine)"
     )
-    print(f"sizes: {size}; {len(rows)} mutants, {options.workers} at a time")
-    print(f"total time: {time.perf_counter() - start:.0f} s")
+    print(
+        f"total time: {time.perf_counter() - start:.0f} s, {options.workers} at a time; cells run"
+        f" {ran}, reused {reused} (from {options.cells}) (this machine)"
+    )
     if options.details:
         Path(options.details).write_text("\n".join(details) + "\n", encoding="utf-8")
     for problem in problems:

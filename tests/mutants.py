@@ -14,8 +14,8 @@ Verdicts:
   caught    the suite failed; the first failing test is named. pytest runs with `-x` over the
             test files in a fixed order: the unit layer, the pipeline layers, the memory layer
             (the book's layers, in the book's order), then every other test file of the
-            package by name (the tests of the book's programs only with `--all-files`, see
-            BOOK_FILES).
+            package by name (the tests of the book's production, scripts/producers.py's
+            BOOK_TESTS, only with `--all-files`).
   survived  the whole suite passed: a hole in the suite (or an equivalent mutant).
   ERROR     neither: the original text does not occur exactly once (a target that moved
             silently tests nothing), the edit does not compile, the run imported the working
@@ -27,6 +27,10 @@ control (an edited comment) runs beside the mutants and must survive, which show
 harness can tell a survivor from a catch. The last line is `MUTANTS <total> <caught>`; the exit
 status is non-zero when a mutant survives or is an ERROR, or the control is caught.
 
+The book's build does not run this program: tests/mutant_matrix.py runs every planted bug
+against every layer and the other tests once, and prints this list (and its MUTANTS line) too.
+This command line stays for a developer, who may want the whole suite at once or every catch.
+
 Loaded by pytest as a plugin (`-p mutants`, with tests/ on PYTHONPATH), the hooks at the end of
 this file record the imported package and the first failure for the harness. Nothing here
 imports `uopc` at module level, so the plugin never imports the package before the suite does.
@@ -35,6 +39,8 @@ imports `uopc` at module level, so the plugin never imports the package before t
 import argparse
 import concurrent.futures
 import contextlib
+import importlib.util
+import json
 import multiprocessing
 import os
 import shutil
@@ -53,15 +59,6 @@ PACKAGE = REPO / "uopc"
 # The book's layers first, in the book's order, so that the first catch is usually a layer.
 FIRST_FILES = ("test_rules_unit.py", "test_pipeline.py", "test_memory.py")
 NOT_RUN = ("test_mutants.py",)  # the planted-bug tests themselves
-# The tests of the book's production rather than of the package: they run the demos, the
-# exercises, the benchmark and the figure script as child programs from the repository (some
-# write there), build the site or settle z3 claims about models of the rules. They are slow,
-# two runs of them at once disturb each other, and a failure there says little about which
-# part of the package is wrong; `--all-files` runs them too.
-BOOK_FILES = (
-    "test_bench.py", "test_book_checks.py", "test_demos.py", "test_exercises.py",
-    "test_figures.py", "test_numbers.py", "test_proofs.py", "test_summary.py",
-)  # fmt: skip
 TIMEOUT = 1800  # seconds for one pytest run; the quick suite takes about one minute
 
 
@@ -99,14 +96,14 @@ BOOK = [
          "    if u.op is Ops.MAX and u.dtype is F32:\n        return None\n", ""),
     book("mod bucket off by one", "symbolic.py",
          "x.vmin // c.arg != x.vmax // c.arg", "x.vmin // c.arg != (x.vmax - 1) // c.arg"),
-    book("ADD range one too small", "uop.py",
+    book("ADD range one too small", "ranges.py",
          "srcs[0][1] + srcs[1][1], safe)", "srcs[0][1] + srcs[1][1] - 1, safe)"),
-    book("FLOORMOD range one too small", "uop.py", "(0, c - 1, safe)", "(0, c - 2, safe)"),
+    book("FLOORMOD range one too small", "ranges.py", "(0, c - 1, safe)", "(0, c - 2, safe)"),
     book("x*-1 -> x", "symbolic.py",
          "return -x if c.arg == -1 else None", "return x if c.arg == -1 else None"),
     book("(x//c1)//c2 as x//(c1+c2)", "symbolic.py",
          "return x // const(c1.arg * c2.arg)", "return x // const(c1.arg + c2.arg)"),
-    book("MUL range ignores overflow", "uop.py",
+    book("MUL range ignores overflow", "ranges.py",
          "return _fit(min(products), max(products), safe)",
          "return (min(products), max(products), safe)"),
     book("const fold reverses operands", "fold.py",
@@ -290,8 +287,11 @@ def run_pool(function, jobs: list, workers: int) -> list:
     stopped, each worker is sent SIGTERM in turn and waited for, so that each one removes its
     copy before the parent exits (a signal sent to the whole process group does the same)."""
     pool = concurrent.futures.ProcessPoolExecutor(workers, initializer=clean_up_on_signals)
+    finished = False
     try:
-        return list(pool.map(_worker_job, [(function, job) for job in jobs]))
+        results = list(pool.map(_worker_job, [(function, job) for job in jobs]))
+        finished = True
+        return results
     except Terminated:
         for worker in multiprocessing.active_children():
             worker.terminate()
@@ -299,7 +299,9 @@ def run_pool(function, jobs: list, workers: int) -> list:
             worker.join(timeout=60)
         raise
     finally:
-        pool.shutdown(wait=False)
+        # done: wait for the idle workers to exit (else the interpreter's exit may find the
+        # pool's pipe closed and print a traceback); stopped: do not wait
+        pool.shutdown(wait=finished)
 
 
 def run_child(command: list[str], timeout: float, **options) -> subprocess.CompletedProcess:
@@ -399,10 +401,22 @@ def child_env(copy_root: Path, full: bool, extra: dict | None = None) -> dict:
     return env
 
 
+def book_tests() -> tuple[str, ...]:
+    """scripts/producers.py's BOOK_TESTS: the tests of the book's production rather than of the
+    package. They run the book's programs again as child programs from the repository (some
+    write there), build the site or check the build's scripts: slow, two runs of them at once
+    disturb each other, and a failure there says little about which part of the package is
+    wrong. (Imported by path: scripts/ is no package.)"""
+    spec = importlib.util.spec_from_file_location("producers", REPO / "scripts" / "producers.py")
+    producers = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(producers)
+    return tuple(producers.BOOK_TESTS)
+
+
 def suite_files(all_files: bool = False) -> list[str]:
     """The test files of a run, in the order described above; listed once, before the baseline,
     so that a test file added while the mutants run cannot pass for a catch."""
-    left_out = NOT_RUN + FIRST_FILES + (() if all_files else BOOK_FILES)
+    left_out = NOT_RUN + FIRST_FILES + (() if all_files else book_tests())
     rest = sorted(p.name for p in TESTS.glob("test_*.py") if p.name not in left_out)
     return [str(TESTS / name) for name in (*FIRST_FILES, *rest)]
 
@@ -413,11 +427,19 @@ def suite_files(all_files: bool = False) -> list[str]:
 
 
 def run_suite(
-    mutant: Mutant | None, files: list[str], full: bool, skip: list[str], stop_first: bool
+    mutant: Mutant | None,
+    files: list[str],
+    full: bool,
+    skip: list[str],
+    stop_first: bool,
+    order: dict | None = None,
 ):
-    """Run the test files on a copy with `mutant` applied: a dict with verdict, detail, seconds.
+    """Run the test files on a copy with `mutant` applied: a dict with verdict, detail, seconds
+    (and durations: node id -> seconds of every test that ran).
 
-    skip: node ids to deselect (the baseline's failures). stop_first: pytest -x."""
+    skip: node ids to deselect (the baseline's failures). stop_first: pytest -x. order: the
+    order the tests run in (see pytest_collection_modifyitems), which only makes a catch come
+    sooner: the verdict is the same in any order."""
     start = time.perf_counter()
     with private_folder("uopc-mutant-") as root:
         try:
@@ -426,10 +448,12 @@ def run_suite(
             return verdict("ERROR", str(error), start)
         probe, skipfile = root / "probe.txt", root / "skip.txt"
         skipfile.write_text("".join(f"{node}\n" for node in skip), encoding="utf-8")
+        (root / "order.json").write_text(json.dumps(order or {}), encoding="utf-8")
         command = [sys.executable, "-m", "pytest", "-p", "mutants", "-p", "no:cacheprovider"]
         command += ["-q", "--rootdir", str(REPO), *(["-x"] if stop_first else [])]
         command += [*(["--full"] if full else []), *files]
         extra = {"UOPC_MUTANT_PROBE": str(probe), "UOPC_MUTANT_SKIP": str(skipfile)}
+        extra["UOPC_MUTANT_ORDER"] = str(root / "order.json")
         try:
             done = run_child(command, TIMEOUT, cwd=root, env=child_env(root, full, extra))
         except subprocess.TimeoutExpired:
@@ -442,28 +466,33 @@ def run_suite(
             r[1] + (f" ({r[2]})" if r[2] != "call" else "") for r in records if r[0] == "FAILED"
         ]
         nodes = [r[1] for r in records if r[0] == "FAILED"]
+        durations = {}
+        for record in records:
+            if record[0] == "DURATION":
+                durations[record[1]] = durations.get(record[1], 0.0) + float(record[2])
         wanted = str(copy / "__init__.py")
         if failed and not imported:
             # a test module that no longer imports fails before the probe sees the package
-            return verdict("caught", failed[0], start, failed, nodes)
+            return verdict("caught", failed[0], start, failed, nodes, durations)
         if imported != [wanted]:
             found = imported or "nothing"
             return verdict("ERROR", f"the run imported {found}, not {wanted}", start)
         if failed:
-            return verdict("caught", failed[0], start, failed, nodes)
+            return verdict("caught", failed[0], start, failed, nodes, durations)
         if done.returncode == 0:
-            return verdict("survived", "every test passed", start)
+            return verdict("survived", "every test passed", start, durations=durations)
         tail = " | ".join((done.stdout + done.stderr).strip().splitlines()[-3:])
         return verdict("ERROR", f"pytest exited with {done.returncode}: {tail}", start)
 
 
-def verdict(name, detail, start, failed=(), nodes=()):
+def verdict(name, detail, start, failed=(), nodes=(), durations=None):
     """failed: the failures as printed (node id and phase); nodes: their bare node ids."""
     return {
         "verdict": name,
         "detail": detail,
         "failed": list(failed),
         "nodes": list(nodes),
+        "durations": dict(durations or {}),
         "seconds": time.perf_counter() - start,
     }
 
@@ -488,12 +517,32 @@ def _probe(line: str) -> None:
 
 def pytest_collection_modifyitems(config, items):
     path = os.environ.get("UOPC_MUTANT_SKIP")
-    if not path or not os.path.exists(path):
-        return
-    skip = set(Path(path).read_text(encoding="utf-8").splitlines())
-    if skip:
-        config.hook.pytest_deselected(items=[i for i in items if i.nodeid in skip])
-        items[:] = [i for i in items if i.nodeid not in skip]
+    if path and os.path.exists(path):
+        skip = set(Path(path).read_text(encoding="utf-8").splitlines())
+        if skip:
+            config.hook.pytest_deselected(items=[i for i in items if i.nodeid in skip])
+            items[:] = [i for i in items if i.nodeid not in skip]
+    path = os.environ.get("UOPC_MUTANT_ORDER")
+    if path and os.path.exists(path):
+        items[:] = ordered(items, json.loads(Path(path).read_text(encoding="utf-8")))
+
+
+def ordered(items: list, order: dict) -> list:
+    """The tests in the order that makes a catch come soonest (under -x the run stops there):
+    first the tests named in order["first"] (those that caught this bug last time), then the
+    quick tests of order["own"] (the test file of the module the bug edits), then the other
+    quick tests, then the slow ones (order["slow"], each a second or more in the unmutated run).
+    Within each group the usual order holds. Only the time to a catch depends on this order,
+    not whether there is one."""
+    first = {node: rank for rank, node in enumerate(order.get("first", []))}
+    slow, own = set(order.get("slow", [])), order.get("own")
+
+    def key(pair):
+        index, item = pair
+        place = first.get(item.nodeid, len(first))
+        return (place, item.nodeid in slow, item.nodeid.split("::")[0] != own, index)
+
+    return [item for _, item in sorted(enumerate(items), key=key)]
 
 
 def pytest_collection_finish(session):
@@ -514,6 +563,7 @@ def pytest_collectreport(report):
 def pytest_runtest_logreport(report):
     if report.failed:
         _probe(f"FAILED\t{report.nodeid}\t{report.when}")
+    _probe(f"DURATION\t{report.nodeid}\t{report.duration:.3f}")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -6,11 +6,19 @@ moves a target fails here at once instead of leaving a mutant that silently test
 the list is as long as verification.md §9 and the brief ask: the 19 of the book, one more for
 every strict rule that none of the 19 edits, and at least five beyond the rules (renderer,
 runtime, builder, text format, interpreter). The slow test, marked `mutation` (deselected
-unless `-m` is given), runs `tests/mutants.py` and requires every mutant to be caught.
+unless `-m` is given), runs `tests/mutant_matrix.py` and requires every mutant to be caught.
+
+The matrix's own machinery is checked on tiny runs (two planted bugs, the two cheapest columns,
+a second or two each) in a copy of the tree: the printed report and the numbers it states, the
+saved cells used again, a changed test file rerunning its column only, a changed module of the
+package rerunning everything.
 """
 
 import ast
+import json
 import os
+import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -18,6 +26,7 @@ import time
 from pathlib import Path
 
 import counting
+import mutant_matrix
 import mutants
 import pytest
 
@@ -109,13 +118,14 @@ def test_copy_is_separate_and_mutated(tmp_path):
 @pytest.mark.slow
 @pytest.mark.needs_clang
 def test_every_mutant_is_caught(tmp_path):
-    """The whole harness in a fresh process: every mutant caught, the control not."""
+    """The whole matrix in a fresh process (its saved cells used where they are current):
+    every mutant caught, the control not."""
     size = ["--full"] if counting.full() else []
-    command = [sys.executable, str(Path(mutants.__file__)), *size]
-    env = {k: v for k, v in os.environ.items() if k != "UOPC_COUNTS"}
+    command = [sys.executable, str(Path(mutant_matrix.__file__)), *size]
+    env = {k: v for k, v in os.environ.items() if k not in ("UOPC_COUNTS", "BOOK_NUMBERS")}
     done = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True)
     lines = done.stdout.splitlines()
-    not_caught = [line for line in lines if line[4:12].strip() in ("survived", "ERROR")]
+    not_caught = [line for line in lines if line[4:12].strip() == "survived"]
     assert not not_caught, "\n".join(["mutants not caught:", *not_caught])
     assert done.returncode == 0, done.stdout + done.stderr
     assert f"MUTANTS {len(mutants.MUTANTS)} {len(mutants.MUTANTS)}" in lines
@@ -131,7 +141,10 @@ def test_a_killed_run_leaves_no_copy_behind(tmp_path, script):
     env = {k: v for k, v in os.environ.items() if k != "UOPC_COUNTS"}
     env.update(TMPDIR=str(temporary), UOPC_CACHE=str(tmp_path / "cache"))
     before = {path: path.read_bytes() for path in mutants.PACKAGE.glob("*.py")}
-    small = {"mutant_matrix.py": ["--layers", "CP"], "mutants.py": ["--files", "test_pipeline.py"]}
+    small = {
+        "mutant_matrix.py": ["--layers", "CP", "--cells", str(tmp_path / "cells")],
+        "mutants.py": ["--files", "test_pipeline.py"],
+    }
     command = [sys.executable, str(mutants.TESTS / script), "--only", "2", "11", *small[script]]
     run = subprocess.Popen(command, env=env, cwd=tmp_path, stdout=subprocess.DEVNULL)
     copies = lambda: [p for p in temporary.iterdir() if p.name.startswith("uopc-m")]  # noqa: E731
@@ -150,3 +163,178 @@ def test_single_catcher_reasons_name_real_mutants():
 
     names = {m.name for m in mutants.MUTANTS}
     assert set(mutant_matrix.SINGLE_REASONS) <= names, set(mutant_matrix.SINGLE_REASONS) - names
+
+
+# ---------------------------------------------------------------------------------------------
+# The matrix's machinery, on tiny runs in a copy of the tree
+# ---------------------------------------------------------------------------------------------
+
+TINY = ["--only", "2", "17", "--layers", "AI"]  # unit catches 2, text catches 17: a second each
+
+
+@pytest.fixture
+def tree(tmp_path):
+    """A copy of the package, the tests and scripts/producers.py: files the tests may edit."""
+    root = tmp_path / "tree"
+    shutil.copytree(mutants.PACKAGE, root / "uopc", ignore=shutil.ignore_patterns("__pycache__"))
+    ignore = shutil.ignore_patterns("__pycache__", ".pytest_cache")
+    shutil.copytree(mutants.TESTS, root / "tests", ignore=ignore)
+    (root / "scripts").mkdir()
+    shutil.copy(mutants.REPO / "scripts" / "producers.py", root / "scripts")
+    return root
+
+
+def run_matrix(tree, *extra, numbers=False):
+    """tests/mutant_matrix.py of the copied tree on the tiny run: (exit status, stdout)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("UOPC_COUNTS", "BOOK_NUMBERS")}
+    env["BOOK_NUMBERS"] = "1" if numbers else "0"
+    env["UOPC_CACHE"] = str(tree.parent / "c-cache")
+    command = [sys.executable, str(tree / "tests" / "mutant_matrix.py"), *TINY, *extra]
+    command += ["--cells", str(tree.parent / "cells")]
+    done = subprocess.run(command, cwd=tree, env=env, capture_output=True, text=True, timeout=300)
+    return done.returncode, done.stdout
+
+
+def cells_run(output: str) -> tuple[int, int]:
+    found = re.search(r"cells run (\d+), reused (\d+) ", output)
+    return int(found[1]), int(found[2])
+
+
+def verdicts(output: str) -> list[str]:
+    """The output less the lines of this machine."""
+    return [line for line in output.splitlines() if not line.endswith("(this machine)")]
+
+
+@pytest.mark.needs_clang
+def test_tiny_run_prints_matrix_list_and_numbers(tree):
+    status, output = run_matrix(tree, numbers=True)
+    assert status == 0, output
+    lines = output.splitlines()
+    shown = [line for line in lines if not line.startswith("@@ number ")]
+    assert shown[:3] == [
+        f"{'planted bug':<43}A I  n",
+        f"{'split remainder may overflow':<43}x .  1",
+        f"{'text format drops min/max bounds':<43}. x  1",
+    ]
+    for line in (
+        "caught by layer: A 1, I 1",
+        "caught by exactly one layer: 2 of 2",
+        "  split remainder may overflow (by A)",
+        "caught by no layer: none",
+        "caught by none of A to L: none",
+        f"control ({mutants.CONTROL.name}): caught by no layer, as it must",
+        "sizes: quick; 2 mutants",
+    ):
+        assert line in shown, line
+    # the list of the old mutants.py: the first column that caught each bug, its first check
+    listed = [line for line in shown if re.match(r"^ *\d+ (caught|survived) ", line)]
+    assert listed[0].startswith(f"  2 caught   {'split remainder may overflow':<42} A: ")
+    assert "unit failures:" in listed[0]
+    assert listed[1].startswith(f" 17 caught   {'text format drops min/max bounds':<42} I: ")
+    # MUTANTS after the verdicts; only lines of this machine after it, each marked so
+    after = shown[shown.index("MUTANTS 2 2") + 1 :]
+    assert len(after) == 2 and all(line.endswith("(this machine)") for line in after), after
+    numbers = dict(re.findall(r"^@@ number (\w+) = (\S+)  # .+$", output, re.M))
+    assert numbers == {
+        "mutants_total": "2",
+        "mutants_caught": "2",
+        "mutants_single_catcher": "2",
+        "mutants_matrix_total": "2",
+        "mutants_single_layer": "2",
+        "mutants_single_book_layer": "2",
+        "mutants_matrix_rows": "2",
+        "mutants_missed": "0",
+    }
+
+
+@pytest.mark.needs_clang
+def test_cells_are_reused_and_rerun_where_their_sources_changed(tree):
+    status, first = run_matrix(tree)
+    assert status == 0 and "@@ number" not in first, first  # by hand: no numbers printed
+    assert cells_run(first) == (8, 0)  # baseline, control and two bugs, two columns each
+    saved = [p for p in (tree.parent / "cells").glob("*.json")]
+    assert len(saved) == 8 and not list((tree.parent / "cells").glob(".*")), "temporary left"
+    status, again = run_matrix(tree)
+    assert status == 0 and cells_run(again) == (0, 8)
+    assert verdicts(again) == verdicts(first)
+    # a test file changed: its column runs again, the other is reused
+    with open(tree / "tests" / "test_rules_unit.py", "a", encoding="utf-8") as out:
+        out.write("\n# edited by test_mutants\n")
+    status, unit_changed = run_matrix(tree)
+    assert status == 0 and cells_run(unit_changed) == (4, 4)
+    assert verdicts(unit_changed) == verdicts(first)
+    # any file of the package changed: every cell runs again (a catch may depend on any module)
+    with open(tree / "uopc" / "dtypes.py", "a", encoding="utf-8") as out:
+        out.write("\n# edited by test_mutants\n")
+    status, package_changed = run_matrix(tree)
+    assert status == 0 and cells_run(package_changed) == (8, 0)
+    status, fresh = run_matrix(tree, "--fresh")
+    assert status == 0 and cells_run(fresh) == (8, 0)
+    assert verdicts(fresh) == verdicts(first)
+
+
+def test_cell_keys_follow_their_sources():
+    """A column's key changes with its own test file, a helper, the package, the mutant and the
+    size; not with another column's file."""
+    others = mutant_matrix.other_files()
+    mutant, package = mutants.MUTANTS[0], mutant_matrix.package_digest()
+
+    def keys(files=None, **change):
+        given = {"mutant": mutant, "size": "quick", "package": package, **change}
+        return mutant_matrix.cell_keys(
+            given["mutant"], "AIP", given["size"], given["package"], others, dict(files or {})
+        )
+
+    base = keys()
+    unit = keys({mutants.TESTS / "test_rules_unit.py": "edited"})
+    assert unit["A"] != base["A"] and unit["I"] == base["I"] and unit["P"] == base["P"]
+    helper = keys({mutants.TESTS / "common.py": "edited"})
+    assert all(helper[letter] != base[letter] for letter in "AIP")
+    other = keys({mutants.TESTS / "test_render.py": "edited"})
+    assert other["P"] != base["P"] and other["A"] == base["A"]
+    for change in ({"package": "edited"}, {"size": "full"}, {"mutant": mutants.MUTANTS[1]}):
+        assert all(v != base[k] for k, v in keys(**change).items()), change
+
+
+def test_other_tests_leave_out_the_book_production():
+    names = {Path(f).name for f in mutant_matrix.other_files()}
+    assert not names & set(mutants.book_tests())
+    assert not names & set(mutant_matrix.LAYER_FILES)
+    assert "test_render.py" in names and not hasattr(mutants, "BOOK_FILES")
+
+
+def test_other_tests_order_puts_likely_catchers_first():
+    """Last catches first, then the edited module's quick tests, other quick tests, slow ones."""
+    nodes = ["tests/test_a.py::slow", "tests/test_a.py::quick", "tests/test_b.py::quick",
+             "tests/test_b.py::caught", "tests/test_b.py::slow"]  # fmt: skip
+    items = [type("Item", (), {"nodeid": node})() for node in nodes]
+    order = {
+        "first": ["tests/test_b.py::caught"],
+        "own": "tests/test_b.py",
+        "slow": ["tests/test_a.py::slow", "tests/test_b.py::slow"],
+    }
+    assert [item.nodeid for item in mutants.ordered(items, order)] == [
+        "tests/test_b.py::caught", "tests/test_b.py::quick", "tests/test_a.py::quick",
+        "tests/test_b.py::slow", "tests/test_a.py::slow",
+    ]  # fmt: skip
+    assert mutants.ordered(items, {}) == items
+
+
+def test_first_check_names_the_first_failure():
+    why = "AssertionError: 2 unit failures: | x*-1: got x, wanted -x | x*1: rule fired"
+    assert mutant_matrix.first_check("A", why) == (
+        "A: AssertionError: 2 unit failures: x*-1: got x, wanted -x"
+    )
+    assert mutant_matrix.first_check("P", "tests/test_x.py::test_y") == "P: tests/test_x.py::test_y"
+    assert len(mutant_matrix.first_check("E", "E" * 500)) == 100
+
+
+def test_saved_cells_are_written_whole(tmp_path):
+    mutant_matrix.write_json(tmp_path / "cell.json", {"caught": True, "seconds": 1.0, "why": ""})
+    assert json.loads((tmp_path / "cell.json").read_text()) == {
+        "caught": True, "seconds": 1.0, "why": "",
+    }  # fmt: skip
+    assert [p.name for p in tmp_path.iterdir()] == ["cell.json"]
+    assert mutant_matrix.load_cell(tmp_path, "cell") == (True, 1.0, "")
+    (tmp_path / "cut.json").write_text('{"caught": tr', encoding="utf-8")
+    assert mutant_matrix.load_cell(tmp_path, "cut") is None
