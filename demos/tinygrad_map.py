@@ -49,7 +49,7 @@ STAGES = (
             (3, "semantics.eval_op", "uop.ops", ("python_alu", "exec_alu")),
             (3, "semantics.cast", "dtype", ("truncate",)),
             (4, "uop.UOp", "uop.ops", ("UOp", "UOpMetaClass.__call__", "UOpMetaClass.ucache")),
-            (4, "uop.infer", "uop.spec", ("spec_full", "type_verify")),
+            (4, "typecheck.infer", "uop.spec", ("spec_full", "type_verify")),
             (4, "uop.UOp.toposort", "uop.ops", ("UOp.toposort",)),
             (6, "uop.UOp.vmin", "uop.ops", ("UOp.vmin", "UOp.vmax", "UOp._min_max")),
             (6, "uop.UOp.safe", "uop.ops", ("UOp.overflows",)),
