@@ -107,6 +107,8 @@ def on_config(config):
     if "abbr" not in config.markdown_extensions:
         raise PluginError("glossary: mkdocs.yml must list the abbr extension")
     page = Path(config.docs_dir) / PAGE
+    if not page.exists():  # a book without a glossary page marks no term
+        return config
     glossary = entries(page.read_text(encoding="utf-8"))
     config.mdx_configs.setdefault("abbr", {})["glossary"] = abbreviations(glossary)
     return config

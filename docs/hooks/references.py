@@ -38,7 +38,10 @@ _works: dict[str, dict] = {}
 
 
 def load(path: Path = DATA) -> dict[str, dict]:
-    """The works of the data file, each checked: known fields, a short name, a title, a kind."""
+    """The works of the data file, each checked: known fields, a short name, a title, a kind.
+    A book without the file has no works (a page that cites one then stops the build)."""
+    if not path.exists():
+        return {}
     works = yaml.safe_load(path.read_text(encoding="utf-8"))
     for key, work in works.items():
         unknown = set(work) - FIELDS
