@@ -435,6 +435,7 @@ def test_block_check_catches_a_temporary_file_left_by_a_killed_write(tmp_path):
     problems = check_stale.block_problems(out)
     assert problems == [
         "out/demos/.prog.new: the temporary file of a cut write",
+        "out/demos/prog/: its blocks were being swapped when a run was cut",
         "out/demos/.prog.txt.k3j9x2.part: the temporary file of a cut write",
     ], problems
 
