@@ -33,7 +33,7 @@ BLOCKS = {
         "wrap", "bits", "rounding", "specials", "division", "casts", "casts-hardware",
     ],
     "errors": ["bad-graphs", "bad-texts", "bad-memory", "chain-times", "chain"],
-    "matcher": ["patterns", "rule-counts"],
+    "matcher": ["patterns", "rule-counts", "compiled-neg"],
     "fold": ["fold-relu", "partial-evaluation"],
     "order": ["order"],
     "runtime_steps": ["steps", "cache", "failures"],
