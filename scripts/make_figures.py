@@ -6,6 +6,9 @@ Graphs, drawn by Graphviz (`dot -Tsvg`) from the real UOp graphs through `python
 `to_dot`: relu.svg, sharing.svg, index_before.svg, index_after.svg, bump.svg, chain_before.svg,
 chain_after.svg, shared_graph.svg, ranges.svg and ranges_big.svg (each integer node's range under
 its label); shared_tree.svg is the graph of shared_graph.svg written out as a tree.
+Chapter 8's engine_states.svg shows how the rewrite loop treats a stack entry, its states read
+from the loop's source and each move checked against it; egraph.svg is an e-graph computed here
+(EGraph, saturate) by applying demos/run_demos.py's rules distribute and factor to a*(b+c).
 The pipeline of chapter 1, pipeline.svg, shows the size of each stage counted from uopc/
 (transparent background, dark text on light boxes and mid-tone arrows: it reads on both themes).
 Plots, drawn by matplotlib from the benchmark's data (default out/bench/bench.json):
@@ -32,13 +35,16 @@ white page and on the dark one (scripts/check_browser.py screenshots both).
 """
 
 import argparse
+import ast
 import importlib.util
+import inspect
 import io
 import json
 import re
 import signal
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -226,6 +232,226 @@ def rendered_dot(call: UOp) -> str:
     return re.sub(r'(?m)^  n(\d+) \[label="[^"]*"', label, to_dot(body))
 
 
+# ---------------------------------------------------------------------------------------------
+# Chapter 8: the states of the rewrite engine, and an e-graph that distribute and factor saturate
+# ---------------------------------------------------------------------------------------------
+
+# The states a stack entry of _rewrite_to_fixed_point (uopc/rewrite.py) can be in, in chapter 8's
+# words; the figure fails to draw unless they are exactly the states the loop pushes.
+ENGINE_STATES = {
+    "FIRST_VISIT": "just reached",
+    "SRCS_DONE": "sources finished:\\nrebuilt, matcher\\nasked once",
+    "REPLACEMENT_DONE": "replacement\\nfinished",
+}
+# Each way out of a state: from, to, label, the code of the loop that does it (whitespace
+# collapsed; the figure fails to draw if the loop no longer has it), and whether the entry it
+# pushes is another node (a source, the replacement: drawn dashed).
+ENGINE_MOVES = (
+    ("FIRST_VISIT", "final", "in final\\nalready", "if node in final: continue", False),
+    ("FIRST_VISIT", "SRCS_DONE", "pushed back,\\nsources\\non top",
+     "stack.append((node, SRCS_DONE, None))", False),
+    ("FIRST_VISIT", "FIRST_VISIT", "each unfinished\\nsource",
+     "stack.extend((src, FIRST_VISIT, None) for src in reversed(unfinished))", True),
+    ("FIRST_VISIT", "SRCS_DONE", "no unfinished\\nsource", "state = SRCS_DONE", False),
+    ("SRCS_DONE", "final", "rebuilt met\\nbefore", "final[node] = final[rebuilt] continue", False),
+    ("SRCS_DONE", "final", "no rule fires:\\nrebuilt is final",
+     "final[node] = final[rebuilt] = rebuilt", False),
+    ("SRCS_DONE", "REPLACEMENT_DONE", "a rule fires:\\nreminder\\npushed",
+     "stack.append((node, REPLACEMENT_DONE, (rebuilt, replacement)))", False),
+    ("SRCS_DONE", "FIRST_VISIT", "the\\nreplacement",
+     "stack.append((replacement, FIRST_VISIT, None))", True),
+    ("SRCS_DONE", "limit", "steps > limit", "raise RewriteLimit", False),
+    ("REPLACEMENT_DONE", "final", "the replacement's\\nfinal form",
+     "final[node] = final[rebuilt] = final[replacement]", False),
+)  # fmt: skip
+ENDS = {"final": "final\\nnode finished", "limit": "RewriteLimit\\nraised"}
+END_FILL = "#e0f2f1"  # a light tint apart from the states': dark text reads on both themes
+
+
+def pushed_states(source: str, module) -> set[str]:
+    """The names in the middle of every (node, state, extra) triple the loop builds: the states."""
+    return {
+        found.elts[1].id
+        for found in ast.walk(ast.parse(source))
+        if isinstance(found, ast.Tuple) and len(found.elts) == 3
+        and isinstance(found.elts[1], ast.Name) and isinstance(found.ctx, ast.Load)
+        and isinstance(getattr(module, found.elts[1].id, None), int)
+    }  # fmt: skip
+
+
+def engine_states_dot() -> str:
+    """How _rewrite_to_fixed_point treats one stack entry: its states, read from the loop, and
+    the moves between them, each checked against the loop's code."""
+    from uopc import rewrite  # only this figure reads the engine's source
+
+    source = textwrap.dedent(inspect.getsource(rewrite._rewrite_to_fixed_point))
+    flat = " ".join(source.split())
+    states = pushed_states(source, rewrite)
+    if states != set(ENGINE_STATES):
+        raise SystemExit(f"make_figures: the engine's states are now {sorted(states)}")
+    for *_, code, _ in ENGINE_MOVES:
+        if code not in flat:
+            raise SystemExit(f"make_figures: _rewrite_to_fixed_point no longer has {code!r}")
+    head = to_dot(UOp.const(0)).splitlines()[:4]  # to_dot's header, so that both_palettes applies
+    lines = [*head, "  graph [nodesep=0.12];"]  # states close together: narrow for a phone
+    lines.append(f'  edge [fontname="Helvetica", fontsize=11, fontcolor="{GREY}"];')
+    for name, words in ENGINE_STATES.items():
+        lines.append(f'  {name} [label="{name}\\n{words}"];')
+    for name, words in ENDS.items():
+        lines.append(f'  {name} [label="{words}", fillcolor="{END_FILL}"];')
+    for first, second, label, _, other in ENGINE_MOVES:
+        style = ", style=dashed" if other else ""
+        lines.append(f'  {first} -> {second} [label="{label}"{style}];')
+    lines.append("  { rank=same; final; limit; }")
+    return "\n".join([*lines, "}"]) + "\n"
+
+
+class EGraph:
+    """A small e-graph, enough for one example: e-nodes (op, arg key, classes of the sources)
+    sorted into classes by a union-find, and for each class the first term that made it."""
+
+    def __init__(self):
+        self.parent: list[int] = []
+        self.nodes: dict[tuple, int] = {}  # e-node -> its class, canonical after rebuild()
+        self.made: dict[tuple, tuple] = {}  # e-node -> (its op and arg, the rule that added it)
+        self.term: list[UOp] = []  # class -> the first term that made it
+
+    def find(self, k: int) -> int:
+        while self.parent[k] != k:
+            k = self.parent[k]
+        return k
+
+    def add(self, root: UOp, by: str) -> int:
+        """The class of root, adding an e-node for each node of it not there yet."""
+        from uopc.uop import arg_key
+
+        of: dict[UOp, int] = {}
+        for u in root.toposort():
+            enode = (u.op, arg_key(u.arg), tuple(self.find(of[s]) for s in u.src))
+            if enode not in self.nodes:
+                self.nodes[enode] = len(self.parent)
+                self.made[enode] = ((u.op, u.arg), by)
+                self.parent.append(len(self.parent))
+                self.term.append(u)
+            of[u] = self.find(self.nodes[enode])
+        return of[root]
+
+    def union(self, a: int, b: int) -> bool:
+        a, b = self.find(a), self.find(b)
+        self.parent[max(a, b)] = min(a, b)  # the older class keeps its id and its term
+        return a != b
+
+    def rebuild(self) -> None:
+        """Sources made canonical; two e-nodes that become one merge their classes."""
+        merged = True
+        while merged:
+            merged, nodes, made = False, {}, {}
+            for (op, key, srcs), k in self.nodes.items():
+                enode = (op, key, tuple(self.find(s) for s in srcs))
+                if enode in nodes:
+                    merged |= self.union(nodes[enode], k)
+                else:
+                    nodes[enode], made[enode] = k, self.made[(op, key, srcs)]
+            self.nodes = {enode: self.find(k) for enode, k in nodes.items()}
+            self.made = made
+
+    def classes(self) -> dict[int, list[tuple]]:
+        found: dict[int, list[tuple]] = {}
+        for enode, k in self.nodes.items():
+            found.setdefault(self.find(k), []).append(enode)
+        return found
+
+    def terms(self, k: int):
+        """Each term of class k two levels deep, below that the first term of each class: what
+        a rule of two levels, such as distribute and factor, can match."""
+        import itertools
+
+        def shallow(enode):
+            (op, arg), _ = self.made[enode]
+            return UOp(op, tuple(self.term[self.find(s)] for s in enode[2]), arg)
+
+        classes = self.classes()
+        for enode in classes[k]:
+            (op, arg), _ = self.made[enode]
+            choices = [[shallow(e) for e in classes[self.find(s)]] for s in enode[2]]
+            for srcs in itertools.product(*choices):
+                yield UOp(op, tuple(srcs), arg)
+
+
+EGRAPH_NAMES = {0: "a", 1: "b", 2: "c"}
+EGRAPH_ROUNDS = 10  # far more than the example needs: a round that changes nothing ends it
+ADDED_FILL = "#fff3e0"  # the e-nodes a rule added: a light tint, dark text on both themes
+
+
+def saturate(start: UOp, rules) -> tuple[EGraph, int, dict]:
+    """Every rule on every term of every class, round after round, each answer added to the
+    class of the term it matched, until a round adds no e-node and merges no class.
+    The e-graph, the class of start, and per rule (matches, e-nodes it added)."""
+    graph, counts = EGraph(), {r.name: [0, 0] for r in rules}
+    root = graph.add(start, "")
+    for _ in range(EGRAPH_ROUNDS):
+        found = []  # every match of the round, found before any answer is added
+        for k in graph.classes():
+            for term in graph.terms(k):
+                for r in rules:
+                    store: dict = {}
+                    if r.pat.match(term, store):
+                        found.append((k, r.name, r.fn(ctx=None, **store) if r.wants_ctx
+                                      else r.fn(**store)))  # fmt: skip
+        before = (len(graph.nodes), len(graph.classes()))
+        for k, name, answer in found:
+            size = len(graph.nodes)
+            graph.union(k, graph.add(answer, name))
+            counts[name][0] += 1
+            counts[name][1] += len(graph.nodes) - size
+        graph.rebuild()
+        if (len(graph.nodes), len(graph.classes())) == before:
+            return graph, graph.find(root), counts
+    raise SystemExit(f"make_figures: no saturation in {EGRAPH_ROUNDS} rounds")
+
+
+def egraph_dot() -> str:
+    """Chapter 8's e-graph: a*(b+c) saturated with demos/run_demos.py's distribute and factor.
+    A class is a dashed box around its e-nodes, each labelled with its op and written out; an
+    edge runs from a source's class to the e-node that reads it; the e-nodes a rule added are
+    tinted."""
+    if str(ROOT / "demos") not in sys.path:  # run_demos imports _common from beside it
+        sys.path.append(str(ROOT / "demos"))
+    import run_demos  # the demo's own rules: the figure applies exactly what the demo runs
+
+    from uopc.textfmt import infix
+
+    a, b, c = (UOp(Ops.PARAM, arg=ParamArg(slot, I32)) for slot in EGRAPH_NAMES)
+    graph, root, counts = saturate(a * (b + c), run_demos.LOOP_RULES)
+    classes = graph.classes()
+    # what the caption says: one class holds both forms; factor matched and added nothing new
+    factor_matched, factor_added = counts["factor"]
+    if len(classes[root]) != 2 or not factor_matched or factor_added or not counts["distribute"][1]:
+        raise SystemExit(f"make_figures: the e-graph is not the one chapter 8 shows: {counts}")
+    ids = {enode: f"e{number}" for number, enode in enumerate(graph.nodes)}
+    head = to_dot(a).splitlines()[:4]  # to_dot's header, so that both_palettes applies
+    lines = [*head, "  graph [compound=true];"]
+    for k, enodes in classes.items():
+        lines.append(f"  subgraph cluster_{k} {{")
+        lines.append(f'    style="rounded,dashed"; color="{GREY}"; label="";')
+        for enode in enodes:
+            (op, arg), by = graph.made[enode]
+            srcs = tuple(graph.term[graph.find(s)] for s in enode[2])
+            if op in LEAVES:  # a param, drawn as to_dot draws a leaf
+                label, look = EGRAPH_NAMES[arg.slot], ", shape=ellipse"
+            else:  # the op, then the e-node written out with the first term of each source
+                written = infix(UOp(op, srcs, arg), EGRAPH_NAMES).removeprefix("(")[:-1]
+                label, look = f"{op.name.lower()}\\n{written}", ""
+            look += f', fillcolor="{ADDED_FILL}"' if by else ""
+            lines.append(f'    {ids[enode]} [label="{label}"{look}];')
+        lines.append("  }")
+    for enode in graph.nodes:
+        for s in enode[2]:
+            tail = classes[graph.find(s)][0]
+            lines.append(f"  {ids[tail]} -> {ids[enode]} [ltail=cluster_{graph.find(s)}];")
+    return "\n".join([*lines, "}"]) + "\n"
+
+
 GRAPHS = {
     "relu.svg": relu,
     "sharing.svg": sharing,
@@ -239,6 +465,8 @@ GRAPHS = {
     "ranges.svg": lambda: ranges_dot(index_expression()),
     "ranges_big.svg": lambda: ranges_dot(big_product()),
     "split_line.svg": split_line,
+    "engine_states.svg": engine_states_dot,
+    "egraph.svg": egraph_dot,
 }
 
 
