@@ -44,6 +44,8 @@ GRAPHS = {
     "shared_tree.svg": (11, 0),  # the same, one drawn node per use
     "ranges.svg": (6, 0),  # (i*4 + j) // 4 with each node's range
     "ranges_big.svg": (4, 0),  # (big*4) // 4, not simplified
+    "engine_states.svg": (5, 2),  # three states and two ends; a source and a replacement enter
+    "egraph.svg": (8, 0),  # a*(b+c) saturated by distribute and factor: 8 e-nodes
 }
 PLOTS = ("compile_times.svg", "relu_ns.svg")
 PIPELINE = "pipeline.svg"  # chapter 1: drawn from a fixed description, on a transparent page
@@ -136,6 +138,34 @@ def test_range_figures_show_the_ranges_the_analysis_computes(two_runs):
         assert rng in texts["ranges.svg"]
     assert "unsafe" not in texts["ranges.svg"]
     assert "[-2147483648, 2147483647] unsafe" in texts["ranges_big.svg"]
+
+
+@needs_dot
+def test_chapter_8_figures_show_the_engines_states_and_the_computed_e_graph(two_runs):
+    def words(name):
+        root = ET.parse(two_runs[0] / name).getroot()
+        clusters = [g for g in root.iter(f"{SVG}g") if g.get("class") == "cluster"]
+        return " ".join(t.text or "" for t in root.iter(f"{SVG}text")), len(clusters)
+
+    states, _ = words("engine_states.svg")
+    for state in ("FIRST_VISIT", "SRCS_DONE", "REPLACEMENT_DONE", "RewriteLimit"):
+        assert state in states
+    drawn, classes = words("egraph.svg")
+    assert classes == 7  # a, b, c, b+c, a*b, a*c and the class of a*(b+c)
+    assert "a * (b + c)" in drawn and "(a * b) + (a * c)" in drawn
+
+
+def test_the_e_graph_is_saturated_with_both_forms_in_one_class():
+    module = load_script()
+    if str(ROOT / "demos") not in sys.path:  # run_demos imports _common from beside it
+        sys.path.append(str(ROOT / "demos"))
+    import run_demos
+
+    a, b, c = (module.UOp(module.Ops.PARAM, arg=module.ParamArg(k, module.I32)) for k in range(3))
+    graph, root, counts = module.saturate(a * (b + c), run_demos.LOOP_RULES)
+    assert len(graph.classes()) == 7 and len(graph.classes()[root]) == 2
+    assert counts["distribute"][1] > 0  # distribute added the sum of products
+    assert counts["factor"][0] > 0 and counts["factor"][1] == 0  # factor found nothing new
 
 
 def load_script():
