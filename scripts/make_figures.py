@@ -453,6 +453,7 @@ def egraph_dot() -> str:
 
 
 GRAPHS = {
+    "rendered.svg": lambda: rendered_dot(rendered_program()),
     "relu.svg": relu,
     "sharing.svg": sharing,
     "index_before.svg": index_expression,

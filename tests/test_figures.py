@@ -46,10 +46,13 @@ GRAPHS = {
     "ranges_big.svg": (4, 0),  # (big*4) // 4, not simplified
     "engine_states.svg": (5, 2),  # three states and two ends; a source and a replacement enter
     "egraph.svg": (8, 0),  # a*(b+c) saturated by distribute and factor: 8 e-nodes
+    "rendered.svg": (6, 0),  # chapter 12: a small program's nodes, each with its line of C
+    "split_line.svg": (1, 0),  # chapter 11: the number line of i*4 + j, one table node
 }
 PLOTS = ("compile_times.svg", "relu_ns.svg")
 PIPELINE = "pipeline.svg"  # chapter 1: drawn from a fixed description, on a transparent page
 MATRIX = "mutant_matrix.svg"  # chapter 15: drawn from the saved out/tests/mutant_matrix.txt
+TINYGRAD_MAP = "tinygrad_map.svg"  # chapter 16: drawn from the saved tinygrad_map demo
 
 
 def run_script(tmp_path, *args):
@@ -83,7 +86,7 @@ def two_runs(tmp_path_factory):
 def test_every_figure_is_written_with_the_same_bytes_twice(two_runs):
     first, second = two_runs
     names = sorted(path.name for path in first.iterdir())
-    assert names == sorted([*GRAPHS, *PLOTS, PIPELINE, MATRIX])
+    assert names == sorted([*GRAPHS, *PLOTS, PIPELINE, MATRIX, TINYGRAD_MAP])
     for name in names:
         assert (first / name).read_bytes() == (second / name).read_bytes(), name
 
