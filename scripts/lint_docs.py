@@ -39,6 +39,7 @@ Prints `page:line: problem` for each finding and exits 1 when there is any.
 """
 
 import argparse
+import json
 import posixpath
 import re
 import sys
@@ -148,6 +149,7 @@ class Lint:
         self.problems: list[str] = []
         self.used: set[str] = set()
         self.nv_named: dict[str, list[tuple[Path, int]]] = {}  # item -> the notes linking it
+        self.counts = stated_counts(root / "out")  # counts a page must not type as words
 
     def report(self, page: Path, line: int, message: str) -> None:
         self.problems.append(f"{page.relative_to(self.root)}:{line}: {message}")
@@ -215,6 +217,15 @@ class Lint:
         if INCLUDE.search(line):
             self.report(page, number, "an include inside a sentence (snippets prints it as is)")
             return
+        for words, token, key in word_counts(line, self.counts):
+            if token not in allowed:
+                self.report(
+                    page,
+                    number,
+                    f"the count '{words}' is typed as a word, and a program states a count "
+                    f"of that many of them ({key}): use its placeholder if it counts the same "
+                    f"thing, or allow it with <!-- typed-number {token}: reason -->",
+                )
         for token in typed_numbers(line) + span_numbers(line):
             if token not in allowed:
                 self.report(
@@ -502,6 +513,60 @@ def prose_and_links(line: str) -> tuple[str, list[tuple[int, int, str | None]]]:
         links.append((match.start(2), match.end(2), match.group(3)))
         line = line[: match.end(2)] + " " * (match.end() - match.end(2)) + line[match.end() :]
     return line, links
+
+
+NUMBER_WORDS = {
+    word: value
+    for value, word in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen"
+        " fifteen sixteen seventeen eighteen nineteen twenty".split()
+    )
+    if value >= 2
+}
+WORD_COUNT = re.compile(r"\b(" + "|".join(NUMBER_WORDS) + r")[ -]([A-Za-z][a-z-]*)", re.I)
+
+
+def stated_counts(out: Path) -> dict[int, list[tuple[str, set[str]]]]:
+    """value -> [(key, the words of its meaning)] of every integer a program states."""
+    found: dict[int, list[tuple[str, set[str]]]] = {}
+    for path in sorted(out.glob("*/*.numbers.json")):
+        for key, stated in json.loads(path.read_text(encoding="utf-8")).items():
+            value = stated.get("value") if isinstance(stated, dict) else None
+            if isinstance(value, int) and not isinstance(value, bool) and value in range(2, 21):
+                found.setdefault(value, []).append((key, {head_noun(stated["meaning"])}))
+    return found
+
+
+LEADING = {"the", "a", "an", "of", "them", "its", "their", "those", "these", "how", "many"}
+
+
+def head_noun(meaning: str) -> str:
+    """The thing a stated number counts: the first word of its meaning past the articles
+    ("rules of the default matcher" -> "rule"; "of them, the MULs" -> "mul")."""
+    words = [w for w in re.findall(r"[a-z]+", meaning.lower()) if w not in LEADING]
+    return singular(words[0]) if words else ""
+
+
+def singular(word: str) -> str:
+    word = word.lower()
+    for ending, plain in (("ies", "y"), ("ses", "s"), ("s", "")):
+        if word.endswith(ending) and len(word) > len(ending) + 2:
+            return word[: -len(ending)] + plain
+    return word
+
+
+def word_counts(line: str, counts: dict) -> list[tuple[str, str, str]]:
+    """(the words, the number word, the key) of each count written as a word where a stated
+    number of the same value counts the same thing (its meaning holds the noun)."""
+    for pattern in NOT_PROSE:
+        line = pattern.sub(" ", line)
+    found = []
+    for match in WORD_COUNT.finditer(line):
+        value, noun = NUMBER_WORDS[match.group(1).lower()], singular(match.group(2))
+        keys = [key for key, words in counts.get(value, []) if noun in words]
+        if keys:
+            found.append((match.group(0), match.group(1).lower(), " or ".join(keys)))
+    return found
 
 
 def typed_numbers(line: str) -> list[str]:

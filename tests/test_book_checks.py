@@ -142,6 +142,21 @@ def test_lint_allows_a_number_its_page_allows(book):
     assert lint(book).returncode == 0
 
 
+def test_lint_catches_a_count_typed_as_a_word_that_a_program_states(book):
+    """'five rules' where a program states five rules: the count must come from its key."""
+    stated = {"demo_rules": {"value": 5, "meaning": "rules of the demo's matcher"}}
+    write(book / "out" / "short" / "demo.numbers.json", json.dumps(stated))
+    allow = book / "scripts" / "unused_outputs.txt"
+    allow.write_text(allow.read_text() + "out/short/demo.numbers.json  read by make_numbers\n")
+    plant(book / "docs" / "short" / "one.md", "{{ n.lines }} lines", "five rules and two lines")
+    done = lint(book)
+    assert done.returncode == 1 and "the count 'five rules' is typed as a word" in done.stdout
+    assert "(demo_rules)" in done.stdout and "'two lines'" not in done.stdout, done.stdout
+    page = book / "docs" / "short" / "one.md"
+    page.write_text(page.read_text() + "\n<!-- typed-number five: the rules named above -->\n")
+    assert lint(book).returncode == 0
+
+
 @pytest.mark.parametrize(
     "span", ["`add(3.4e38, 3.4e38)`", "`x = 2147483647`", "`-0.0`", "`nan`", "`x*0.0 -> 0.0`"]
 )
