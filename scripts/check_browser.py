@@ -28,7 +28,18 @@ and counted. It checks, as a reader would see them:
      on three pages, one term inside an admonition: the tooltip holds the definition, fits the
      window and its text differs in colour from its background (a screenshot of each goes to
      SHOTS); search finds appendix F under each spelling of GLOSSARY_SPELLINGS;
- 13. no request went to another host.
+ 13. figures open (mkdocs-glightbox, docs/stylesheets/generated.css): every figure, clicked at
+     1280 px and tapped on a touch screen at 390 px, opens at its own size, and its smallest
+     text (read from the SVG, scaled as drawn) is at least MIN_TEXT_PX high; a figure wider
+     than the window scrolls sideways inside it;
+ 14. the one-page edition (book.html, docs/hooks/onepage.py) loads, holds every page of the
+     book but the Source section, each once with its title, and its table of contents links
+     to each page and section; every link inside it to a place in it resolves;
+ 15. listings link to their lines (docs/hooks/source.py): on a page with listings, each title
+     links to a line anchor of a Source page whose line is the listing's first line; at
+     1280 and 390 px, a click on a title shows that line below the header; every Source page
+     has its line anchors;
+ 16. no request went to another host.
 Screenshots of the pages of SHOTS at 1280 and 390 px, light and dark, go to --shots (default
 build/browser/), for a person to look at. Prints one line per check and exits 1 when one
 fails. A few minutes: every page is visited at both widths.
@@ -58,6 +69,9 @@ TIMEOUT_MS = 15_000
 # Material's copy button (its class changed between releases)
 COPY_BUTTON = "button.md-clipboard, button.md-code__button[data-md-type='copy']"
 WIDTHS = (1280, 390)
+BOOK = "book.html"  # the whole book on one page (docs/hooks/onepage.py)
+SOURCE = "source/"  # the Source pages (docs/hooks/source.py)
+MIN_TEXT_PX = 9  # the smallest text an opened figure may show, at either width
 GLOSSARY = "back/f-glossary.html"  # appendix F, where every definition is written
 # Spellings of one term each that search must lead to appendix F from (its "Also written").
 GLOSSARY_SPELLINGS = ("wraparound", "wrap-around", "hash consing", "hash-consing")
@@ -242,7 +256,95 @@ def search_term(site: Path, page: str) -> str:
 
 
 def all_pages(site: Path) -> list[str]:
-    return sorted(str(p.relative_to(site)) for p in site.rglob("*.html") if "assets" not in p.parts)
+    """Every page to survey. Left out: the one-page edition, whose parts are each a page, and
+    the pages of the Source files but the longest: one template makes them all, and they differ
+    only in their code (the Source index and the API reference are surveyed)."""
+    files = sorted((site / SOURCE).rglob("*.*.html"), key=lambda p: (-p.stat().st_size, p))
+    sample = {files[0]} if files else set()
+    return sorted(
+        str(p.relative_to(site))
+        for p in site.rglob("*.html")
+        if "assets" not in p.parts
+        and p.relative_to(site).as_posix() != BOOK
+        and (p in sample or p not in files)
+    )
+
+
+FONT_SIZE = re.compile(r'font-size[=:]\s*"?([\d.]+)')
+# matplotlib draws text as glyph paths, each run scaled by size/100 (scale(0.1 -0.1) is 10 pt)
+GLYPH_SCALE = re.compile(r"scale\(([\d.]+) -\1\)")
+GRAPH_SCALE = re.compile(r'class="graph" transform="scale\(([\d.]+)')  # Graphviz's own scale
+VIEW_WIDTH = re.compile(r'viewBox="[-\d.]+ [-\d.]+ ([\d.]+) [\d.]+"')
+
+
+def smallest_text(svg: str) -> tuple[float, float]:
+    """A figure's smallest text and its width, both in the figure's own units (0 when it has
+    no text or no viewBox)."""
+    scale = float(GRAPH_SCALE.search(svg).group(1)) if GRAPH_SCALE.search(svg) else 1.0
+    sizes = [scale * float(size) for size in FONT_SIZE.findall(svg)]
+    sizes += [100 * float(size) for size in GLYPH_SCALE.findall(svg)]
+    view = VIEW_WIDTH.search(svg)
+    return min(sizes, default=0.0), float(view.group(1)) if view else 0.0
+
+
+def figure_pages(site: Path) -> dict[str, list[str]]:
+    """{page: the figures it shows (file names)}, each figure on the first page that shows it."""
+    found, seen = {}, set()
+    for path in sorted(site.rglob("*.html")):
+        where = str(path.relative_to(site))
+        if where == BOOK or where.startswith(SOURCE):
+            continue
+        text = path.read_text(encoding="utf-8")
+        names = re.findall(r'<img[^>]+src="[^"]*figures/([^"/]+)"', text)
+        names = [name for name in dict.fromkeys(names) if name not in seen]
+        seen.update(names)
+        if names:
+            found[where] = names
+    return found
+
+
+def page_key(where: str) -> str:
+    """part1/03-ops.html -> part1-03-ops: a page's section id in the one-page edition."""
+    return where.removesuffix(".html").replace("/", "-") or "index"
+
+
+# The one-page edition as the browser has it: its sections, the targets of its contents, and
+# every in-page link whose target is missing.
+BOOK_JS = r"""() => {
+  const ids = new Set(Array.from(document.querySelectorAll('[id]')).map(e => e.id));
+  const sections = Array.from(document.querySelectorAll('article section.onepage-page'));
+  const toc = Array.from(document.querySelectorAll('article nav.onepage-toc a'))
+    .map(a => decodeURIComponent(a.getAttribute('href').slice(1)));
+  const top = Array.from(document.querySelectorAll('article nav.onepage-toc > ol > li > a'))
+    .map(a => a.getAttribute('href').slice(1));
+  const broken = Array.from(document.querySelectorAll('article a[href^="#"]'))
+    .map(a => decodeURIComponent(a.getAttribute('href').slice(1)))
+    .filter(id => id && !ids.has(id));
+  return {sections: sections.map(s => s.id),
+          titled: sections.filter(s => s.querySelector('h1')).length, toc: toc.length,
+          top: top, missing: toc.filter(id => !ids.has(id)), broken: broken};
+}"""
+
+# Each listing title that links to a Source page: its link and its block's first line.
+LISTINGS_JS = r"""() => Array.from(
+  document.querySelectorAll('article .highlight .filename a[href*="source/"]')).map(a => [
+    a.getAttribute('href'), a.textContent.trim(),
+    a.closest('.highlight').querySelector('code').textContent.split('\n')[0]])"""
+
+# The line a Source page's address points at: whether it exists, where it stands, its text and
+# the text of the lines after it (a region may open with a nested region's marker).
+TARGET_JS = r"""() => {
+  const id = decodeURIComponent(location.hash.slice(1));
+  const line = document.getElementById(id);
+  if (!line) return null;
+  const header = document.querySelector('.md-header').getBoundingClientRect().bottom;
+  const box = line.getBoundingClientRect();
+  const lines = [];
+  for (let e = line; e && lines.length < 4; e = e.nextElementSibling) lines.push(e.textContent);
+  return {id: id, top: box.top, bottom: box.bottom, header: header, height: innerHeight,
+          lines: lines};
+}"""
+MARKER_LINE = re.compile(r"\s*(?:#|//)\s*--8<-- \[(?:start|end):")
 
 
 def has_background(svg: str) -> bool:
@@ -564,6 +666,150 @@ def run_checks(site: Path, shots: Path) -> Checks:
                 said.append(detail.split(":")[0])
             return True, f"{', '.join(said)} each find {GLOSSARY}"
 
+        def figures_open():
+            """Each figure, clicked at 1280 px and tapped on a touch screen at 390 px, opens at
+            its own size in the lightbox, its smallest text at least MIN_TEXT_PX high."""
+            pages = figure_pages(site)
+            if not pages:
+                return False, "no page shows a figure"
+            browser = playwright.chromium.launch(
+                executable_path=chromium, headless=True, args=LAUNCH_ARGS
+            )
+            problems, opened, smallest = [], 0, {}
+            for width, touch in ((WIDTHS[0], False), (WIDTHS[1], True)):
+                context = browser.new_context(
+                    viewport={"width": width, "height": 844}, has_touch=touch, is_mobile=touch
+                )
+                context.set_default_timeout(TIMEOUT_MS)
+                context.route("**/*", route)
+                context.on("request", lambda r: None if r.url.startswith(
+                    (base, "file:", "data:", "blob:")) else external.append(r.url))  # fmt: skip
+                tab = context.new_page()
+                for where, names in sorted(pages.items()):
+                    tab.goto(base + where)
+                    for name in names:
+                        case = f"{name} on {where} at {width} px"
+                        image = tab.locator(f"article a.glightbox img[src$='figures/{name}']")
+                        if image.count() == 0:
+                            problems.append(f"{case}: not in a link that opens it")
+                            continue
+                        image.first.scroll_into_view_if_needed()
+                        image.first.tap() if touch else image.first.click()
+                        shown = tab.locator(".glightbox-container .gslide.current img")
+                        shown.wait_for(state="visible")
+                        tab.wait_for_function(
+                            "() => { const i = document.querySelector("
+                            "'.glightbox-container .gslide.current img');"
+                            " return i && i.complete && i.naturalWidth > 0; }"
+                        )
+                        tab.wait_for_timeout(400)  # the opening effect
+                        natural, drawn = shown.evaluate(
+                            "i => [i.naturalWidth, i.getBoundingClientRect().width]"
+                        )
+                        svg = (site / "figures" / name).read_text(encoding="utf-8")
+                        size, view = smallest_text(svg) if name.endswith(".svg") else (0, 0)
+                        text_px = size * drawn / view if size and view else None
+                        if text_px is not None:
+                            smallest[width] = min(smallest.get(width, text_px), text_px)
+                        pans = shown.evaluate(
+                            "i => { const box = i.closest('.gslide-media');"
+                            " box.scrollLeft = 40; return box.scrollLeft > 0; }"
+                        )
+                        if drawn < natural - 1:
+                            problems.append(f"{case}: shown {drawn:.0f} of {natural} px wide")
+                        elif natural > width and not pans:
+                            problems.append(f"{case}: wider than the window and cannot pan")
+                        elif text_px is not None and text_px < MIN_TEXT_PX:
+                            problems.append(f"{case}: its smallest text is {text_px:.1f} px")
+                        else:
+                            opened += 1
+                        if name == "pipeline.svg" or not (shots / f"figure-{width}.png").exists():
+                            tab.screenshot(path=str(shots / f"figure-{width}.png"))
+                        tab.keyboard.press("Escape")
+                        tab.locator(".glightbox-container").wait_for(state="detached")
+                context.close()
+            browser.close()
+            sizes = ", ".join(f"{px:.1f} px at {w} px" for w, px in sorted(smallest.items()))
+            detail = f"{opened} figure views opened at their own size; smallest text {sizes}"
+            return not problems, "; ".join(problems[:4]) or detail
+
+        def one_page():
+            """book.html: every page of the book but the Source section, once, titled, with a
+            table of contents whose links all land, and no in-page link that goes nowhere."""
+            if not (site / BOOK).exists():
+                return False, f"no {BOOK} in the site"
+            expected = [
+                page_key(where)
+                for where in all_pages(site)
+                if where != "404.html" and not where.startswith(SOURCE)
+            ]
+            page.goto(base + BOOK)
+            found = page.evaluate(BOOK_JS)
+            problems = []
+            if sorted(found["sections"]) != sorted(expected):
+                missing = sorted(set(expected) - set(found["sections"]))
+                extra = sorted(set(found["sections"]) - set(expected))
+                problems.append(f"pages missing {missing[:3]}, not expected {extra[:3]}")
+            if len(set(found["sections"])) != len(found["sections"]):
+                problems.append("a page appears twice")
+            if found["titled"] != len(found["sections"]):
+                problems.append(f"{len(found['sections']) - found['titled']} pages without a title")
+            if found["top"] != found["sections"]:
+                problems.append("the contents do not list the pages in their order")
+            problems += [f"a contents link to nowhere: #{id}" for id in found["missing"][:3]]
+            problems += [f"a link to nowhere: #{id}" for id in found["broken"][:3]]
+            detail = (f"{len(found['sections'])} pages, {found['toc']} contents links, "
+                      f"{len(found['broken'])} broken in-page links")  # fmt: skip
+            return not problems, "; ".join(problems[:4]) or detail
+
+        def listings_link():
+            """The listing titles of one page link to the first line of their region on a
+            Source page; at both widths a click on a title shows that line below the header."""
+            where = next(
+                (p for p in all_pages(site) if not p.startswith(SOURCE) and re.search(
+                    r'class="filename"><a href="[^"]*source/', (site / p).read_text("utf-8"))),
+                None,
+            )  # fmt: skip
+            if where is None:
+                return False, "no listing title links to a Source page"
+            problems, followed = [], 0
+            page.goto(base + where)
+            listings = page.evaluate(LISTINGS_JS)
+            for href, title, first in listings:
+                target = urlsplit(href)
+                page.goto(base + where)
+                page.goto(page.url.rsplit("/", 1)[0] + "/" + href)
+                line = page.evaluate(TARGET_JS)
+                code = [t for t in (line or {}).get("lines", []) if not MARKER_LINE.match(t)]
+                if not re.fullmatch(r"L\d+", target.fragment):
+                    problems.append(f"{title!r}: {href} names no line")
+                elif line is None:
+                    problems.append(f"{title!r}: {href} has no such line")
+                elif not code or code[0].strip() != first.strip():
+                    problems.append(f"{title!r}: line {target.fragment} is not the listing's first")
+                else:
+                    followed += 1
+            for width in WIDTHS:  # the click, as a reader does it
+                page.set_viewport_size({"width": width, "height": 900})
+                page.goto(base + where)
+                page.locator("article .highlight .filename a[href*='source/']").first.click()
+                page.wait_for_load_state()
+                line = page.evaluate(TARGET_JS)
+                if line is None or not (line["header"] <= line["top"] < line["height"]):
+                    problems.append(f"at {width} px the clicked title's line is not in view")
+                page.screenshot(path=str(shots / f"source-line-{width}.png"))
+            page.set_viewport_size({"width": 1280, "height": 900})
+            sources = sorted((site / SOURCE).rglob("*.html"))
+            anchorless = [
+                str(p.relative_to(site)) for p in sources
+                if p.name not in ("index.html", "api.html")
+                and 'id="L1"' not in p.read_text(encoding="utf-8")
+            ]  # fmt: skip
+            problems += [f"{name} has no line anchors" for name in anchorless[:3]]
+            detail = (f"{where}: {followed} of {len(listings)} listing titles land on their "
+                      f"first line; {len(sources)} Source pages")  # fmt: skip
+            return not problems and followed > 0, "; ".join(problems[:4]) or detail
+
         def screenshots():
             taken = 0
             for scheme in ("light", "dark"):
@@ -604,6 +850,9 @@ def run_checks(site: Path, shots: Path) -> Checks:
             glossary_tooltips,
         )
         checks.run("search finds a glossary term by its other spellings", glossary_spellings)
+        checks.run("every figure opens at its own size, text >= 9 px (1280, 390 px)", figures_open)
+        checks.run("the one-page edition loads with its contents", one_page)
+        checks.run("listing titles link to their lines on the Source pages", listings_link)
         checks.run("screenshots for review", screenshots)
         context.close()
     server.shutdown()

@@ -10,7 +10,9 @@ For every .html file of the site:
   hosts in LINK_HOSTS, those of the works the book cites (the `url`s of docs/references.yml),
   since following it is the reader's choice and it loads nothing by itself;
 - no text the build should have replaced is left: an include line (--8<--), a number
-  placeholder ({{ n.), a block marker (@@ block).
+  placeholder ({{ n.), a block marker (@@ block); on a page of the Source section
+  (source/..., docs/hooks/source.py), which shows a file whole, the code block is left out of
+  this search: the file's own region markers and strings are its text.
 A path from the root of the host ("/assets/...") fails on every page, 404.html included: it
 breaks the site opened from file://. (mkdocs writes such paths into 404.html, for a server that
 shows it at any depth; the hook docs/hooks/site404.py makes them relative.)
@@ -18,6 +20,7 @@ This catches what the generator misses whatever generator builds the site. Exit 
 """
 
 import argparse
+import re
 import sys
 from html.parser import HTMLParser
 from pathlib import Path
@@ -29,6 +32,8 @@ ROOT = Path(__file__).resolve().parents[1]
 LEFTOVERS = ("--8<--", "--8&lt;--", "{{ n.", "{{n.", "@@ block")
 URL_ATTRIBUTES = {"href", "src", "srcset", "data", "poster", "action", "xlink:href", "formaction"}
 HARMLESS_SCHEMES = ("data:", "mailto:", "blob:", "about:")
+SOURCE_PAGES = "source/"  # the generated pages that show a source file whole
+CODE_BLOCK = re.compile(r"<pre\b.*?</pre>", re.S)
 
 
 def reference_hosts() -> set[str]:
@@ -83,6 +88,8 @@ def check_site(site: Path) -> list[str]:
     for path, page in pages.items():
         name = path.relative_to(site)
         text = path.read_text(encoding="utf-8")
+        if name.as_posix().startswith(SOURCE_PAGES):  # blank the code, keep the line numbers
+            text = CODE_BLOCK.sub(lambda block: "\n" * block.group(0).count("\n"), text)
         for leftover in LEFTOVERS:
             if leftover in text:
                 line = text[: text.index(leftover)].count("\n") + 1

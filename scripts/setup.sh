@@ -102,6 +102,7 @@ for line in open("requirements.txt"):
     if have not in SpecifierSet(spec):
         sys.exit(1)
 import pytest, xdist, numpy, z3, mkdocs, material, playwright, matplotlib, tinygrad  # noqa
+import mkdocstrings, mkdocstrings_handlers.python, mkdocs_glightbox  # noqa
 '
 if ! "$py" -c "$check_requirements" >/dev/null 2>&1 || ! "$py" -m ruff --version >/dev/null 2>&1; then
     say "installing Python packages (requirements.txt)"

@@ -755,3 +755,98 @@ def test_browser_check_catches_a_rooted_404_and_a_caret_left_in_prose(book):
     assert "FAIL 404.html is styled from file://: 1 links from the server's root" in done.stdout
     assert "FAIL powers are superscripts: short/one.html: 2^4" in done.stdout, done.stdout
     assert (book / "shots" / "404-390-dark.png").exists()
+
+
+# ---------------------------------------------------------------------------------------------
+# What the build makes beside the pages: the Source pages with listing titles linked to their
+# lines (docs/hooks/source.py), the one-page edition (docs/hooks/onepage.py), figures that open
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_mkdocs_build_makes_source_pages_and_links_listing_titles(book):
+    site_project(book)
+    done = build(book)
+    assert done.returncode == 0, done.stderr
+    site = book / "site"
+    source = (site / "source" / "uopc" / "mod.py.html").read_text(encoding="utf-8")
+    # the whole file, markers included, each line its anchor and its number a link to it
+    assert '<span id="L1">' in source and 'href="#L3"' in source and "[start:double]" in source
+    page = (site / "short" / "one.html").read_text(encoding="utf-8")
+    assert '<a href="../source/uopc/mod.py.html#L2">uopc/mod.py: double</a>' in page
+    one = (site / "book.html").read_text(encoding="utf-8")
+    assert 'id="short-one"' in one and 'href="#short-one--the-output"' in one
+    assert 'href="#index"' in one and 'src="figures/graph.svg"' in one
+    assert run(SCRIPTS / "check_html.py", site).returncode == 0
+
+
+@pytest.mark.slow
+def test_mkdocs_build_fails_on_a_listing_whose_region_is_gone(book):
+    """A stale excerpt still on disk, its region renamed in the source: the title's link would
+    point nowhere, and the build says which listing and which region."""
+    site_project(book)
+    plant(book / "uopc" / "mod.py", "[start:double]", "[start:twice]")
+    plant(book / "uopc" / "mod.py", "[end:double]", "[end:twice]")
+    done = build(book)
+    assert done.returncode != 0
+    expected = "the listing 'excerpts/uopc/mod/double.py' has no region 'double' in uopc/mod.py"
+    assert expected in done.stderr, done.stderr
+
+
+def test_html_check_reads_a_source_page_s_code_as_the_file_s_text(tmp_path):
+    site = small_site(tmp_path)
+    write(site / "source" / "x.py.html", "<pre><code># --8&lt;-- [start:a]\n{{ n.x }}</code></pre>")
+    assert run(SCRIPTS / "check_html.py", site).returncode == 0
+    page = site / "source" / "x.py.html"
+    page.write_text(page.read_text() + "<p>--8&lt;-- &quot;out/x.txt&quot;</p>")
+    done = run(SCRIPTS / "check_html.py", site)
+    assert done.returncode == 1 and "source/x.py.html:2: leftover" in done.stdout, done.stdout
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("chromium") is None, reason="no chromium (scripts/setup.sh)")
+def test_browser_check_catches_a_figure_that_does_not_open_a_wrong_line_and_a_lost_page(book):
+    site_project(book)
+    write(book / "out" / "figures" / "wide.svg", WIDE_SVG)
+    plant(book / "docs" / "short" / "one.md", "![a figure]", f"{WIDE_FIGURE}\n\n![a figure]")
+    assert build(book).returncode == 0
+    site = book / "site"
+    page = site / "short" / "one.html"
+    plant(page, 'class="glightbox"', 'class="not-a-lightbox"')  # the first figure
+    plant(page, "mod.py.html#L2", "mod.py.html#L4")  # a title links to the wrong line
+    text = (site / "book.html").read_text(encoding="utf-8")
+    start = text.index('<section class="onepage-page" id="short-one">')
+    end = text.index("</section>", start) + len("</section>")
+    (site / "book.html").write_text(text[:start] + text[end:], encoding="utf-8")
+    done = run(SCRIPTS / "check_browser.py", site, "--shots", book / "shots")
+    assert done.returncode == 1, done.stdout
+    assert "wide.svg on short/one.html at 1280 px: not in a link that opens it" in done.stdout
+    assert "'uopc/mod.py: double': line L4 is not the listing's first" in done.stdout
+    assert "FAIL the one-page edition loads with its contents: pages missing ['short-one']" in (
+        done.stdout
+    ), done.stdout
+    assert (book / "shots" / "figure-390.png").exists(), done.stdout  # graph.svg, opened
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("chromium") is None, reason="no chromium (scripts/setup.sh)")
+def test_browser_check_catches_a_figure_shrunk_to_the_window(book):
+    """GLightbox alone fits a figure to the window: at 390 px the 12-unit text of a figure
+    drawn 800 units wide comes out near 6 px. The style that shows it at its own size is
+    what the check holds to."""
+    site_project(book)
+    write(book / "out" / "figures" / "wide.svg", WIDE_SVG)
+    plant(book / "docs" / "short" / "one.md", "![a figure]", f"{WIDE_FIGURE}\n\n![a figure]")
+    assert build(book).returncode == 0
+    site = book / "site"
+    (site / "stylesheets" / "generated.css").write_text("", encoding="utf-8")
+    done = run(SCRIPTS / "check_browser.py", site, "--shots", book / "shots")
+    assert done.returncode == 1, done.stdout
+    assert re.search(r"wide.svg on short/one.html at 390 px: shown \d+ of 1067 px", done.stdout)
+
+
+WIDE_FIGURE = "![a wide figure](../figures/wide.svg)"
+WIDE_SVG = (
+    '<svg xmlns="http://www.w3.org/2000/svg" width="800pt" height="60pt" viewBox="0 0 800 60">'
+    '<text x="10" y="30" font-size="12.00" fill="#1a237e">a label of twelve units</text></svg>\n'
+)
