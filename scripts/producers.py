@@ -121,6 +121,12 @@ DEMO_INPUTS = {
 }
 
 
+def reads_saved(stem: str) -> bool:
+    """Whether a demo reads a saved output (out/...): it must run after the program that
+    makes it, or a whole rebuild would leave it made from the old one."""
+    return any(path.startswith("out/") for path in DEMO_INPUTS.get(stem, ()))
+
+
 def demo(stem: str, *more: str) -> Producer:
     sources = (*PACKAGE, *SUPPORT, "demos/_common.py", f"demos/{stem}.py", *more)
     return Producer(f"demos/{stem}", ("{py}", f"demos/{stem}.py"), sources)
@@ -129,7 +135,8 @@ def demo(stem: str, *more: str) -> Producer:
 def all_producers(root: Path = ROOT) -> list[Producer]:
     """Every program of the book, in the order the build runs them."""
     rows = [short_step(path) for path in sorted((root / "code" / "short").glob("s[0-9][0-9]_*.py"))]
-    rows += [demo(stem, *DEMO_INPUTS.get(stem, ())) for stem in DEMOS]
+    # a demo that reads a saved output of the slow programs runs after them (reads_saved)
+    rows += [demo(stem, *DEMO_INPUTS.get(stem, ())) for stem in DEMOS if not reads_saved(stem)]
     rows.append(
         Producer(
             "bench/tinygrad_demo",
@@ -180,6 +187,7 @@ def all_producers(root: Path = ROOT) -> list[Producer]:
             echo=True,
         )
     )
+    rows += [demo(stem, *DEMO_INPUTS[stem]) for stem in DEMOS if reads_saved(stem)]
     rows.append(
         Producer(
             "exercises/solutions",
