@@ -111,7 +111,9 @@ def code_numbers() -> dict[str, tuple[object, str]]:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     python = re.search(r"([\d.]+)", project["project"]["requires-python"])[1]
     put("python_min", python, "the Python version pyproject.toml requires")
-    for line in (ROOT / "requirements.txt").read_text(encoding="utf-8").splitlines():
+    pins = [ROOT / name for name in ("requirements.txt", "requirements-site.txt")]
+    lines = [line for path in pins if path.exists() for line in path.read_text().splitlines()]
+    for line in lines:
         match = re.match(r"([A-Za-z0-9_.\-]+)==([\w.]+)", line)
         if match:
             key = "pin_" + re.sub(r"[^a-z0-9]+", "_", match[1].lower())

@@ -90,7 +90,7 @@ try:
     from packaging.specifiers import SpecifierSet
 except ImportError:
     sys.exit(1)
-for line in open("requirements.txt"):
+for line in [*open("requirements.txt"), *open("requirements-site.txt")]:
     line = line.split("#")[0].strip()
     if not line:
         continue
@@ -105,8 +105,8 @@ import pytest, xdist, numpy, z3, mkdocs, material, playwright, matplotlib, tinyg
 import mkdocstrings, mkdocstrings_handlers.python, mkdocs_glightbox  # noqa
 '
 if ! "$py" -c "$check_requirements" >/dev/null 2>&1 || ! "$py" -m ruff --version >/dev/null 2>&1; then
-    say "installing Python packages (requirements.txt)"
-    "$py" -m pip install -q -r requirements.txt
+    say "installing Python packages (requirements.txt, requirements-site.txt)"
+    "$py" -m pip install -q -r requirements.txt -r requirements-site.txt
 fi
 
 # uopc in editable mode, checked from / so that this folder's uopc/ is not found through the cwd.
