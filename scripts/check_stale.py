@@ -32,6 +32,7 @@ it), or the one program concerned through scripts/save_output.py.
 
 import argparse
 import difflib
+import hashlib
 import json
 import re
 import shutil
@@ -98,9 +99,40 @@ def check_hashes(out: Path, root: Path) -> list[str]:
             saved = json.loads(path.read_text(encoding="utf-8")).get("sources_hash", "")
         except ValueError:
             saved = ""
-        if not saved.startswith(sources_hash(key, root)):
+        if not saved.startswith(companion_hash(name, key, root)):
             problems.append(f"out/{name}: its sources_hash is not that of the current sources")
     return problems
+
+
+# A companion that carries a hash of its own: the files it names, hashed as its program does
+# (the bytes, comments included). bench.json: demos/bench.py's SOURCES, which
+# tests/test_bench.py checks against this.
+COMPANION_SOURCES = {
+    "bench/bench.json": (
+        "uopc/*.py",
+        "demos/bench*.py",
+        "demos/tinygrad_demo.py",
+        "tests/common.py",
+    ),
+}
+
+
+def companion_hash(name: str, key: str, root: Path) -> str:
+    """The hash a companion must carry: its program's own (raw bytes of COMPANION_SOURCES), or
+    for one without its own list, the sources hash of the output it comes with."""
+    if name not in COMPANION_SOURCES:
+        return sources_hash(key, root)
+    files = sorted(
+        {
+            str(p.relative_to(root))
+            for pattern in COMPANION_SOURCES[name]
+            for p in root.glob(pattern)
+        }
+    )
+    digest = hashlib.sha256()
+    for relative in files:
+        digest.update(relative.encode() + b"\0" + (root / relative).read_bytes() + b"\0")
+    return digest.hexdigest()
 
 
 def masked(path: Path) -> str:

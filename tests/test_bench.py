@@ -153,3 +153,15 @@ def test_busy_reports_and_goes_on(bench_clock):
 def test_the_bounds_of_agreement(bench_clock):
     assert bench_clock.agree(1.3, 1.0) and bench_clock.agree(1.0, 1.3)
     assert not bench_clock.agree(1.31, 1.0) and not bench_clock.agree(1.0, 1.31)
+
+
+def test_check_stale_hashes_bench_json_as_the_benchmark_does():
+    """check_stale checks bench.json's own sources_hash over the same files bench.py hashes."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    sys.path.insert(0, str(ROOT / "demos"))
+    import bench
+    import check_stale
+
+    assert tuple(bench.SOURCES) == check_stale.COMPANION_SOURCES["bench/bench.json"]
+    made = check_stale.companion_hash("bench/bench.json", "bench/bench", ROOT)
+    assert made == bench.sources_hash()
