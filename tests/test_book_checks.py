@@ -418,7 +418,8 @@ def test_hash_check_catches_an_output_older_than_its_sources(tmp_path):
     for key in book_common.SOURCES:
         write(out / f"{key}.txt", book_common.header(key, tmp_path) + "figures\n")
     for name, key in book_common.COMPANIONS.items():
-        write(out / name, json.dumps({"sources_hash": book_common.sources_hash(key, tmp_path)}))
+        saved = check_stale.companion_hash(name, key, tmp_path)
+        write(out / name, json.dumps({"sources_hash": saved}))
     assert check_stale.check_hashes(out, tmp_path) == []
     write(tmp_path / "demos" / "bench.py", "print('a faster benchmark')\n")  # a source changes
     problems = check_stale.check_hashes(out, tmp_path)
