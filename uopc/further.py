@@ -1,19 +1,305 @@
 """Rules beyond the book: an opt-in set of further integer rewrite rules, off by default.
 
-Relies on `rewrite`, `compiled`, `ranges` (through a node's `vmin`, `vmax` and `safe`) and
-`symbolic`. Invariant: like a strict rule, every rule of FURTHER returns a node that is `same`
-as the node it replaces on every input (each is proved by a z3 claim of the same name); the
-set is only off by default so that every output of the book stays as it is.
+Relies on `rewrite`, `compiled`, `symbolic` (its strict rules and its `split`) and on the
+ranges of `ranges` through a node's `vmin`, `vmax` and `safe`. Invariant: like a strict rule,
+every rule of FURTHER returns a node that is `same` as the node it replaces on every input,
+and each is proved by z3 claims of the same name (tests/proofs.py --further). The set is off by
+default only so that every output the book shows stays as it is; `simplify_further` (or
+`uopc simplify --further`) switches it on.
+
+Most rules here read a sum as a linear form: a list of (base, coefficient) terms and one
+constant, where `x*c` is x with coefficient c and `-x` is x with coefficient -1. Gathering a
+linear form back into a sum uses only ADD, MUL and NEG, and i32 with wrapping + and * is a ring
+(the integers modulo 2**32), so every regrouping of it is exact with no guard.
 """
 
+import math
+
 from .compiled import matcher
-from .rewrite import graph_rewrite
-from .symbolic import default
-from .uop import UOp
+from .dtypes import I32
+from .ops import Ops
+from .rewrite import UPat, graph_rewrite, rule
+from .semantics import wrap32
+from .symbolic import default, split
+from .uop import INT_MAX, INT_MIN, UOp
 
 FURTHER: list = []
 
+var, cvar, const = UPat.var, UPat.cvar, UOp.const
+INT = (I32,)
+MAX_TERMS = 32  # a longer sum is left alone: gathering stays linear on a long chain
+
+
+# --8<-- [start:linear_form]
+def linear_form(d: UOp):
+    """d as ({base: coefficient}, constant, nodes walked), or None past MAX_TERMS terms.
+
+    ADD splits, NEG flips the sign and x*c scales by c; every other node is a base. The
+    coefficients are Python ints, wrapped to i32 only when the sum is built again."""
+    terms, constant, walked, stack = {}, 0, 0, [(d, 1)]
+    while stack:
+        node, k = stack.pop()
+        walked += 1
+        if walked > 2 * MAX_TERMS:
+            return None
+        if node.op is Ops.ADD:
+            stack.extend((s, k) for s in reversed(node.src))
+        elif node.op is Ops.NEG:
+            stack.append((node.src[0], -k))
+        elif node.op is Ops.MUL and node.src[1].op is Ops.CONST:
+            stack.append((node.src[0], k * node.src[1].arg))
+        elif node.op is Ops.CONST:
+            constant += k * node.arg
+        else:
+            terms[node] = terms.get(node, 0) + k
+    return terms, constant, walked
+
+
+def term(base: UOp, k: int) -> UOp:
+    # x*1 -> x and x*-1 -> -x here already, so the strict rules meet the form they leave
+    k = wrap32(k)
+    return base if k == 1 else -base if k == -1 else base * const(k)
+
+
+def gather(terms: dict, constant: int) -> UOp:
+    """The sum again: the terms with a coefficient other than 0, by age, the constant last."""
+    parts = [term(base, k) for base, k in sorted(terms.items(), key=lambda t: t[0].id) if wrap32(k)]
+    if wrap32(constant) or not parts:
+        parts.append(const(wrap32(constant)))
+    result = parts[0]
+    for part in parts[1:]:
+        result = result + part
+    return result
+
+
+# --8<-- [end:linear_form]
+
+
+def smaller(new: UOp, old: UOp):
+    # a rewrite of a sum is taken only when it has fewer nodes: no loop with the distribute
+    # rule (x+c1)*c2 -> x*c2 + c1*c2, and never a bigger graph
+    return new if len(new.toposort()) < len(old.toposort()) else None
+
+
+# --8<-- [start:recombine]
+# ---- div/mod recombination -----------------------------------------------------------------
+
+
+def recombined(terms: dict):
+    """One pair of terms that recombines, or None: (x//c)*c*m + (x%c)*m -> x*m, and
+    ((x//c1)%c2)*c1*m + (x%c1)*m -> (x%(c1*c2))*m."""
+    for base, m in terms.items():
+        if base.op is not Ops.FLOORMOD or base.src[1].op is not Ops.CONST:
+            continue
+        x, c = base.src[0], base.src[1].arg
+        # x == (x//c)*c + x%c for every x and c (c == 0 too): the contract's definition
+        pair = x // const(c)
+        if terms.get(pair) == c * m:
+            return base, pair, x
+        for upper in terms:
+            whole = nested_modulus(upper, x, c)
+            if whole is not None and terms[upper] == c * m:
+                return base, upper, whole
+    return None
+
+
+def nested_modulus(upper: UOp, x: UOp, c1: int):
+    # upper = (x//c1)%c2 with c1, c2 > 0 and c1*c2 in int32: x%(c1*c2), else None
+    if upper.op is not Ops.FLOORMOD or upper.src[1].op is not Ops.CONST:
+        return None
+    inner, c2 = upper.src[0], upper.src[1].arg
+    if inner.op is not Ops.FLOORDIV or inner.src[0] is not x or inner.src[1].op is not Ops.CONST:
+        return None
+    if inner.src[1].arg != c1 or c1 <= 0 or c2 <= 0 or c1 * c2 > INT_MAX:
+        return None
+    return x % const(c1 * c2)
+
+
+@rule("(x//c)*c+x%c", UPat(Ops.ADD, dtype=INT, name="d"), FURTHER)
+def recombine(d):
+    # (x//c)*c + x%c -> x; ((x//c1)%c2)*c1 + x%c1 -> x%(c1*c2) (c1, c2 > 0, c1*c2 fits)
+    form = linear_form(d)
+    if form is None:
+        return None
+    terms, constant, _ = form
+    found = recombined(terms)
+    if found is None:
+        return None
+    low, high, whole = found
+    m = terms.pop(low)
+    del terms[high]
+    terms[whole] = terms.get(whole, 0) + m
+    return gather(terms, constant)
+
+
+# --8<-- [end:recombine]
+
+
+# --8<-- [start:like_terms]
+# ---- combining like terms ------------------------------------------------------------------
+
+
+@rule("x+x", UPat(Ops.ADD, dtype=INT, src=(var("x"), var("x"))), FURTHER)
+def add_self(x):
+    # x + x -> x*2: one node more in this graph, but the factor 2 is now visible to the rules
+    # that look for constant factors ((x+x)%2 -> 0); exact in the ring of i32
+    return x * const(2)
+
+
+@rule("like terms", UPat((Ops.ADD, Ops.NEG, Ops.MUL), dtype=INT, name="d"), FURTHER)
+def like_terms(d):
+    # x*c1 + x*c2 -> x*(c1+c2), x*c + x -> x*(c+1), -(x*4 + 8) -> x*-4 + -8: the terms over one
+    # base gather into one; exact in the ring of i32, so no guard
+    if d.op is Ops.MUL and d.src[1].op is not Ops.CONST:
+        return None
+    form = linear_form(d)
+    if form is None:
+        return None
+    terms, constant, _ = form
+    return smaller(gather(terms, constant), d)
+
+
+@rule("(x*c)*y", UPat(Ops.MUL, dtype=INT, src=(var("a"), var("b"))), FURTHER)
+def constant_out(a, b):
+    # (x*c)*y -> (x*y)*c and (-x)*y -> -(x*y): the constant factor or the sign moves to the
+    # top of the product, where the division, modulo and like-terms rules see it; a ring identity
+    for inner, other in ((a, b), (b, a)):
+        if other.op is Ops.CONST:
+            return None
+        if inner.op is Ops.MUL and inner.src[1].op is Ops.CONST:
+            return (inner.src[0] * other) * inner.src[1]
+        if inner.op is Ops.NEG:
+            return -(inner.src[0] * other)
+    return None
+
+
+# --8<-- [end:like_terms]
+
+
+# --8<-- [start:nested_further]
+# ---- nested division and modulo ------------------------------------------------------------
+
+
+@rule(
+    "(x%(c1*c2))//c1",
+    UPat(Ops.FLOORDIV, dtype=INT, src=(UPat(Ops.FLOORMOD, src=(var("x"), cvar("m"))), cvar("c"))),
+    FURTHER,
+)
+def floormod_floordiv(x, m, c):
+    # (x%(c1*c2))//c1 -> (x//c1)%c2 for c1, c2 > 0: one digit of x in base c1 either way.
+    # Not for c1 < 0: (x%4)//-2 is 0 or -1 or -2, (x//-2)%-2 is 0 or -1.
+    if c.arg > 0 and m.arg > 0 and m.arg % c.arg == 0:
+        return (x // c) % const(m.arg // c.arg)
+    return None
+
+
+# --8<-- [end:nested_further]
+
+
+# --8<-- [start:linear_split]
+def linear_split(d: UOp, c: int):
+    """d as c*q + r over its linear form: (q, r), r None when nothing is left; None when a
+    part is not safe, nothing divides, or d is too long a sum. Any c with |c| >= 2."""
+    if abs(c) < 2 or not d.safe:
+        return None
+    form = linear_form(d)
+    if form is None:
+        return None
+    terms, constant, _ = form
+    whole = {base: k // c for base, k in terms.items() if k % c == 0}
+    if not whole and constant // c == 0:
+        return None  # nothing to take out: the rule would give d back
+    rest = {base: k for base, k in terms.items() if k % c}
+    r = gather(rest, constant % c) if rest or constant % c else None
+    if r is not None and not r.safe:
+        return None
+    return gather(whole, constant // c), r
+
+
+@rule("sum//c by terms", UPat(Ops.FLOORDIV, dtype=INT, src=(var("d"), cvar("c"))), FURTHER)
+def linear_floordiv(d, c):
+    # (x*6 + x*4 + y)//-2 -> x*-5 + y//-2: the split of symbolic.py over the gathered terms, for
+    # negative divisors too; exact when d and the rest are safe (the split's own guard)
+    parts = linear_split(d, c.arg)
+    if parts is None:
+        return None
+    q, r = parts
+    return q if r is None else q + r // c
+
+
+@rule("sum%c by terms", UPat(Ops.FLOORMOD, dtype=INT, src=(var("d"), cvar("c"))), FURTHER)
+def linear_floormod(d, c):
+    # (x + x + 1)%2 -> 1, (x*18 + y*18)%-2 -> 0: the multiples of c drop out
+    parts = linear_split(d, c.arg)
+    if parts is None:
+        return None
+    return const(0) if parts[1] is None else parts[1] % c
+
+
+# --8<-- [end:linear_split]
+
+
+# --8<-- [start:compare]
+# ---- comparison folding --------------------------------------------------------------------
+
+
+@rule("x!=x (int)", UPat(Ops.CMPNE, src=(var("x", dtype=INT), var("x"))), FURTHER)
+def int_not_self(x):
+    return const(False)  # x != x -> False for i32 (not for f32: nan != nan is True)
+
+
+@rule(
+    "x+c<n",
+    UPat(Ops.CMPLT, src=(UPat(Ops.ADD, dtype=INT, src=(var("x"), cvar("c")), name="d"), cvar("n"))),
+    FURTHER,
+)
+def add_const_less(d, x, c, n):
+    # x + c < n -> x < n - c when x + c does not wrap and n - c fits; x = INT_MAX, c = 1, n = 0
+    # breaks it without the guard (x + 1 wraps to INT_MIN, which is < 0; x < -1 is false)
+    if d.safe and INT_MIN <= n.arg - c.arg <= INT_MAX:
+        return x.lt(const(n.arg - c.arg))
+    return None
+
+
+def factor(d: UOp) -> int:
+    """The gcd of the constant factors of the sum d's terms (0 when a term has none)."""
+    g, leaves, stack = 0, 0, [d]
+    while stack:
+        node = stack.pop()
+        if node.op is Ops.ADD:
+            stack.extend(node.src)
+            continue
+        leaves += 1
+        if leaves > MAX_TERMS:
+            return 0
+        if node.op is Ops.MUL and node.src[1].op is Ops.CONST:
+            g = math.gcd(g, node.src[1].arg)
+        elif node.op is Ops.CONST:
+            g = math.gcd(g, node.arg)
+    return g
+
+
+@rule("a*c+b<n", UPat(Ops.CMPLT, src=(var("d", dtype=INT), cvar("n"))), FURTHER)
+def sum_less(d, n):
+    # c*q < n -> q < ceil(n/c) for c > 0; c*q + r < n -> q < n//c when c | n and 0 <= r < c
+    # (r cannot carry c*q past n). Both need d safe: 1073741824*2 < 2 is -2147483648 < 2, True,
+    # while 1073741824 < 1 is False.
+    whole = factor(d)
+    if whole > 1 and (parts := split(d, whole)) is not None and parts[1] is None:
+        return parts[0].lt(const(-(-n.arg // whole)))
+    c = math.gcd(whole, n.arg)
+    if c <= 1 or (parts := split(d, c)) is None or parts[1] is None:
+        return None
+    q, r = parts
+    return q.lt(const(n.arg // c)) if 0 <= r.vmin and r.vmax < c else None
+
+
+# --8<-- [end:compare]
+
 # --8<-- [start:further_matcher]
+# After the strict rules: each node meets the book's rules first, so they fire where they
+# always did, and the further rules (which walk whole sums) see only the canonical forms that
+# the strict rules leave, and only when none of those fired.
 further = default + matcher(FURTHER)  # compiled unless UOPC_MATCHER=plain
 
 
