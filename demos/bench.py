@@ -10,7 +10,10 @@ own file:
                    sharing in p = p + p
   tinygrad         bench_tinygrad.py: the same expressions, and chains of additions, given to
                    uopc and to tinygrad: nodes, speed, memory, each ratio
-  targets          bench_tinygrad.py: the four targets, each a ratio of cpu times
+  pairs            bench_tinygrad.py: the ratio of each interleaved pair (uopc's run, then
+                   tinygrad's), in cpu time, with the median and the spread
+  targets          bench_tinygrad.py: the targets, each judged from what was measured: the
+                   medians of the pairs, the bytes, the node counts with the further rules on
   tinygrad-method  bench_tinygrad.py: how the comparison is made fair
 
 Every simplified expression of both libraries is checked on all 512 points of the domain; a
@@ -35,6 +38,7 @@ import hashlib
 import importlib.util
 import json
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -51,6 +55,7 @@ from bench_compile import bench_compile  # noqa: E402
 from bench_graphs import (  # noqa: E402
     POINTS,
     Uopc,
+    UopcFurther,
     chain_claims,
     chain_run,
     doubling,
@@ -70,6 +75,7 @@ from bench_tinygrad import (  # noqa: E402
     Tinygrad,
     comparison,
     method_lines,
+    pairs_block,
     targets_block,
     tinygrad_block,
 )
@@ -82,7 +88,8 @@ FULL = {
     "c_loop": 20_000_000,
     "statements": [10, 100, 1000, 5000],
     "compile_runs": 3,
-    "repeats": 3,
+    "pairs": 9,  # interleaved pairs (uopc, tinygrad) on the expressions, one untimed pair first
+    "chain_pairs": 5,  # and on the chain: about 16 s a pair, most of it tinygrad's
     "chain": 100_000,
     "long_chain": 200_000,
     "doublings": 18,
@@ -95,7 +102,8 @@ QUICK = {
     "c_loop": 200_000,
     "statements": [10, 100],
     "compile_runs": 1,
-    "repeats": 2,
+    "pairs": 3,
+    "chain_pairs": 2,
     "chain": 2_000,
     "long_chain": 4_000,
 }
@@ -126,15 +134,20 @@ def measure_graphs(libs, expressions, sizes) -> tuple[dict, list[str], list[list
     for lib in libs:
         data[lib.name], found = measure(lib, expressions, wrapped if lib.name == "uopc" else exact)
         failures += found
+    data["uopc"]["further"], found = measure(UopcFurther(), expressions, wrapped)
+    failures += found
     n, chain = len(expressions), sizes["chain"]
     # one untimed turn first: it fills both libraries' lazily built matcher tables
+    started = time.perf_counter()
     speeds = interleaved(
         libs, f"simplify {n:,} expressions", lambda lib: expressions_run(lib, expressions),
-        sizes["repeats"], 1,
+        sizes["pairs"], 1,
     )  # fmt: skip
+    middle = time.perf_counter()
     chains = interleaved(
-        libs, f"the chain of {chain:,}", lambda lib: chain_run(lib, chain), sizes["repeats"], 0
+        libs, f"the chain of {chain:,}", lambda lib: chain_run(lib, chain), sizes["chain_pairs"], 0
     )
+    cost = {"expressions": middle - started, "chain": time.perf_counter() - middle}
     for lib in libs:
         entry = data[lib.name]
         entry.update(simplify=speeds[lib.name], chain={"n": chain, **chains[lib.name]})
@@ -145,6 +158,7 @@ def measure_graphs(libs, expressions, sizes) -> tuple[dict, list[str], list[list
             entry["stack_limit"] = lib.stack_limit.value  # its default: nothing sets it here
         for key in ("chain", "long_chain"):
             failures += chain_claims(lib.name, entry[key])
+    data["pairs_seconds"] = cost
     return data, failures, (wrapped, exact)
 
 
@@ -161,6 +175,10 @@ def graphs_data(sizes, data, memory, doubled) -> dict:
         "nodes_per_second": uopc["nodes_per_second"],
         "nodes_per_second_cpu": uopc["nodes_per_second_cpu"],
         "nodes_after": uopc["after"]["sum"],
+        "distinct_after": uopc["after"]["distinct"],
+        "nodes_after_further": uopc["further"]["after"]["sum"],
+        "distinct_after_further": uopc["further"]["after"]["distinct"],
+        "further_points_checked": uopc["further"]["points_checked"],
         "doubling": {"count": sizes["doublings"], "nodes": doubled[0], "tree": doubled[1]},
     }
 
@@ -173,22 +191,26 @@ def compare(args, sizes, libs, version, data, memory, references, relu_plain) ->
         data["tinygrad"]["long_chain_raised"] = {**raised, "limit": limit}
     table = comparison(data, memory, sizes)
     print("@@ block tinygrad", *tinygrad_block(version, sizes, table, data), sep="\n")
+    print("@@ block pairs", *pairs_block(table, sizes, data["pairs_seconds"]), sep="\n")
     print("@@ block targets", *targets_block(table, relu_plain, sizes["chain"]), sep="\n")
     wrapped, exact = references
     method = method_lines(
         last=sizes["expressions"] - 1, index=libs[1].index, points=len(POINTS),
         overflowed=sum(w != e for w, e in zip(wrapped, exact, strict=True)),
-        repeats=sizes["repeats"],
+        pairs=sizes["pairs"], chain_pairs=sizes["chain_pairs"],
     )  # fmt: skip
     print("@@ block tinygrad-method", *method, sep="\n")
     return {
         "version": version,
         "expressions": sizes["expressions"],
         "domain_points": len(POINTS),
-        "repeats": sizes["repeats"],
-        "ratios": "uopc/tinygrad; seconds are wall (perf_counter) unless the key says cpu",
+        "pairs": sizes["pairs"],
+        "chain_pairs": sizes["chain_pairs"],
+        "pairs_seconds": data["pairs_seconds"],
+        "ratios": "uopc/tinygrad; seconds are wall (perf_counter) unless the key says cpu; "
+        "a timed figure's ratio is the median of its pairs' ratios",
         "figures": table,
-        "details": {name: data[name] for name in data},
+        "details": {name: data[name] for name in ("uopc", "tinygrad")},
         "memory": memory,
     }
 

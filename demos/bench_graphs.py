@@ -12,6 +12,7 @@ import gc
 import itertools
 import operator
 import random
+import statistics
 import tracemalloc
 import weakref
 
@@ -19,6 +20,7 @@ from bench_clock import Clock, checked
 from common import DIVISORS, INDEX_OPS, MULTIPLIERS, gen_index_program
 
 from uopc import I32, Ops, ParamArg, UOp
+from uopc.further import simplify_further
 from uopc.interp import evaluate
 from uopc.symbolic import simplify
 from uopc.textfmt import dumps
@@ -158,7 +160,16 @@ class Uopc:
         return evaluate(result, {0: 0})
 
     def check(self, seed, original, result, expected):
-        return check_uopc(seed, original, result, expected)
+        return check_uopc(seed, original, result, expected, self.name)
+
+
+class UopcFurther(Uopc):
+    """uopc with the further integer rules on (uopc.further, off by default)."""
+
+    name = "uopc, further rules on"
+
+    def simplify(self, root):
+        return simplify_further(root)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -220,14 +231,14 @@ def reference(expression: list[Term], wrapped: bool) -> list[int]:
     return values[expression[-1]]
 
 
-def check_uopc(seed, original, result, expected) -> tuple[int, list]:
+def check_uopc(seed, original, result, expected, who: str = "uopc") -> tuple[int, list]:
     """(points checked, failures) of uopc's result, with uopc's own interpreter."""
     failures = []
     for point, want in zip(POINTS, expected, strict=True):
         got = evaluate(result, dict(enumerate(point)))
         if got != want:
             failures.append(
-                f"uopc, seed {seed}: at (i, j, k) = {point} the simplified graph gives {got}, "
+                f"{who}, seed {seed}: at (i, j, k) = {point} the simplified graph gives {got}, "
                 f"the original {want}\n{dumps(original, 'original')}{dumps(result, 'simplified')}"
             )
             break
@@ -275,12 +286,14 @@ def chain_run(lib, n: int) -> tuple[float, float, dict]:
     return clock.wall, clock.cpu, info
 
 
-def interleaved(libs, what: str, run_once, repeats: int, warmup: int) -> dict:
-    """Best wall and cpu seconds of `repeats` runs per library, the libraries taking turns, so
-    that a change in the machine's load falls on both; `warmup` untimed turns first. Each run
-    is checked (wall and cpu agree) under the name "<library>: <what>"."""
+def interleaved(libs, what: str, run_once, pairs: int, warmup: int) -> dict:
+    """Wall and cpu seconds of `pairs` turns, in each turn every library once in the order of
+    libs (uopc, then tinygrad: one pair), so that a slow moment of the machine falls on both
+    runs of a pair; `warmup` untimed turns first. Each library's runs, in turn order (pair i is
+    entry i of both lists), and their medians. Each run is checked (wall and cpu agree) under
+    the name "<library>: <what>"."""
     out = {lib.name: {"walls": [], "cpus": []} for lib in libs}
-    for turn in range(warmup + repeats):
+    for turn in range(warmup + pairs):
         for lib in libs:
             wall, cpu, info = checked(f"{lib.name}: {what}", lambda lib=lib: run_once(lib))
             if turn >= warmup:
@@ -288,8 +301,20 @@ def interleaved(libs, what: str, run_once, repeats: int, warmup: int) -> dict:
                 out[lib.name]["cpus"].append(cpu)
                 out[lib.name].update(info)
     for entry in out.values():
-        entry.update(wall=min(entry["walls"]), cpu=min(entry["cpus"]))
+        entry.update(wall=statistics.median(entry["walls"]), cpu=statistics.median(entry["cpus"]))
     return out
+
+
+def spread(ratios: list[float]) -> dict:
+    """The ratios of the pairs, in turn order, their median, and the lowest and the highest."""
+    if not ratios:
+        raise ValueError("no pairs")
+    return {
+        "pairs": list(ratios),
+        "median": statistics.median(ratios),
+        "min": min(ratios),
+        "max": max(ratios),
+    }
 
 
 def try_long_chain(lib, n: int, stack_limit: int | None = None) -> dict:
@@ -421,6 +446,7 @@ def graphs_block(sizes, memory, entry, doubled) -> list[str]:
         f"{speed['cpu'] * 1000:,.0f} ms cpu  {MACHINE}",
         f"  nodes per second (cpu): {entry['nodes_per_second_cpu']:,.0f}  {MACHINE}",
         f"  nodes after, counted one expression at a time: {after['sum']:,}",
+        f"  the same with the further rules on: {entry['further']['after']['sum']:,}",
         f"  p = p + p, {sizes['doublings']} times: {doubled[0]:,} nodes by toposort;",
         f"    as a tree {doubled[1]:,} (2**{sizes['doublings'] + 1} - 1)",
     ]

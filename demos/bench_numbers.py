@@ -17,17 +17,8 @@ def state_numbers(data: dict) -> None:
     state_compile(data["compile_cpu"])
     state_graphs(data["graphs"])
     tinygrad = data["tinygrad"]
-    figures = (tinygrad.get("figures") or {}) if tinygrad["version"] else {}
-    for key, figure, what in (
-        ("bench_target_nodes_per_s", "nodes_per_second_cpu", "nodes per second"),
-        ("bench_target_chain", "chain_seconds_cpu", "time on the chain of additions"),
-        ("bench_target_bytes", "bytes_per_distinct_node", "bytes per distinct node"),
-    ):
-        if figure in figures:
-            ratio = f"{figures[figure]['uopc_over_tinygrad']:.2f}"
-            state(key, ratio, f"uopc's {what} over tinygrad's, 2 decimals {MACHINE}")
-            verdict = "met" if figures[figure]["met"] else "missed"
-            state(f"{key}_verdict", verdict, f"that target met or missed {MACHINE}")
+    if tinygrad["version"] and tinygrad.get("figures"):
+        state_tinygrad(tinygrad)
     loop_met = data["relu_plain_loop"]["met"]
     verdict = "met" if loop_met else "missed"
     state("bench_target_loop_verdict", verdict, f"the C loop's target met or missed {MACHINE}")
@@ -47,6 +38,61 @@ def state_rules() -> None:
     agreement = round((AGREEMENT - 1) * 100)
     state("bench_agreement_percent", agreement, "% wall and cpu time may differ in a timed run")
     state("bench_clock_tries", TRIES, "runs of a measurement before a disagreement stops it")
+
+
+def state_tinygrad(tinygrad: dict) -> None:
+    """uopc beside tinygrad: the ratios of the pairs (median, lowest, highest), the bytes, the
+    node counts with the further rules on, and each target met or missed."""
+    figures = tinygrad["figures"]
+    for key, figure, what in (
+        ("bench_target_nodes_per_s", "nodes_per_second_cpu", "nodes per second"),
+        ("bench_target_chain", "chain_seconds_cpu", "time on the chain of additions"),
+        ("bench_target_bytes", "bytes_per_distinct_node", "bytes per distinct node"),
+    ):
+        ratio = f"{figures[figure]['uopc_over_tinygrad']:.2f}"
+        state(key, ratio, f"uopc's {what} over tinygrad's, 2 decimals {MACHINE}")
+        verdict = "met" if figures[figure]["met"] else "missed"
+        state(f"{key}_verdict", verdict, f"that target met or missed {MACHINE}")
+    state("bench_expression_pairs", tinygrad["pairs"], "interleaved pairs on the expressions")
+    state("bench_chain_pairs", tinygrad["chain_pairs"], "interleaved pairs on the chain")
+    speed, chain = "uopc/tinygrad nodes per cpu second", "uopc/tinygrad cpu seconds on the chain"
+    for key, figure, part, what in (
+        ("bench_nodes_per_s_ratio_median", "nodes_per_second_cpu", "median", speed),
+        ("bench_nodes_per_s_ratio_min", "nodes_per_second_cpu", "min", speed),
+        ("bench_nodes_per_s_ratio_max", "nodes_per_second_cpu", "max", speed),
+        ("bench_chain_ratio_median", "chain_seconds_cpu", "median", chain),
+        ("bench_chain_ratio_min", "chain_seconds_cpu", "min", chain),
+        ("bench_chain_ratio_max", "chain_seconds_cpu", "max", chain),
+    ):
+        which = {"median": "the median", "min": "the lowest", "max": "the highest"}[part]
+        meaning = f"{what}, {which} of the pairs' ratios, 2 decimals {MACHINE}"
+        state(key, f"{figures[figure][part]:.2f}", meaning)
+    memory = tinygrad["memory"]["tinygrad"]
+    bytes_per_node = round(memory["bytes_per_distinct_node"])
+    state("bench_tinygrad_bytes_per_node", bytes_per_node, f"tinygrad's bytes per node {MACHINE}")
+    ratio = f"{figures['bytes_per_distinct_node']['uopc_over_tinygrad']:.2f}"
+    state(
+        "bench_bytes_ratio", ratio, f"uopc/tinygrad bytes per distinct node, one measure {MACHINE}"
+    )
+    for key, figure, what in (
+        ("bench_tinygrad_nodes_after", "nodes_after", "nodes left, summed over the expressions"),
+        ("bench_tinygrad_distinct_after", "distinct_after", "distinct nodes left"),
+    ):
+        state(key, figures[figure]["tinygrad"], f"tinygrad: {what}")
+    for key, figure, what in (
+        ("bench_target_nodes_after_further_verdict", "nodes_after_further", "summed"),
+        ("bench_target_distinct_after_further_verdict", "distinct_after_further", "distinct"),
+    ):
+        verdict = "met" if figures[figure]["met"] else "missed"
+        meaning = f"the target of no more {what} nodes after than tinygrad's, further rules on"
+        state(key, verdict, f"{meaning}: met or missed")
+    seconds = tinygrad["pairs_seconds"]
+    state(
+        "bench_pairs_s",
+        round(seconds["expressions"] + seconds["chain"]),
+        f"s the pairs took, wall {MACHINE}",
+    )
+    state("bench_chain_pairs_s", round(seconds["chain"]), f"s of it on the chain {MACHINE}")
 
 
 def state_relu(relu: dict, plain: dict) -> None:
@@ -107,6 +153,10 @@ def state_graphs(graphs: dict) -> None:
     speed = round(graphs["nodes_per_second_cpu"])
     state("bench_simplify_nodes_per_s", speed, f"nodes simplified per cpu second {MACHINE}")
     state("bench_graph_nodes_after", graphs["nodes_after"], "nodes left after simplify")
+    state("bench_graph_distinct_after", graphs["distinct_after"], "distinct nodes left after it")
+    further, distinct = graphs["nodes_after_further"], graphs["distinct_after_further"]
+    state("bench_nodes_after_further", further, "nodes left with the further rules on, summed")
+    state("bench_distinct_after_further", distinct, "distinct nodes left, further rules on")
     doubling = graphs["doubling"]
     state("bench_doublings", doubling["count"], "times p = p + p is applied")
     state("bench_doubling_nodes", doubling["nodes"], "nodes of p after the doublings")

@@ -112,6 +112,7 @@ def bench_relu(sizes: dict) -> tuple[dict, dict, dict, list[str]]:
         "flags": " ".join(PLAIN_FLAGS[:3]),
         "ratio_cpu": loop_ratio,
         "target": f"<= {LOOP_RATIO_TARGET}",
+        "bound": LOOP_RATIO_TARGET,
         "met": loop_ratio <= LOOP_RATIO_TARGET,
     }
     return ns, cpu_ns, plain, relu_lines(sizes, ns, cpu_ns, plain)

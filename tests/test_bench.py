@@ -18,10 +18,11 @@ import pytest
 from test_numbers import stated_in
 
 ROOT = Path(__file__).resolve().parents[1]
-BLOCKS = ["relu", "compile", "graphs", "tinygrad", "targets", "tinygrad-method"]
+BLOCKS = ["relu", "compile", "graphs", "tinygrad", "pairs", "targets", "tinygrad-method"]
 FIGURES = [
-    "nodes_before", "distinct_before", "nodes_after", "distinct_after",
-    "simplify_seconds_wall", "simplify_seconds_cpu", "nodes_per_second", "nodes_per_second_cpu",
+    "nodes_before", "distinct_before", "nodes_after", "distinct_after", "nodes_after_further",
+    "distinct_after_further", "simplify_seconds_wall", "simplify_seconds_cpu",
+    "nodes_per_second", "nodes_per_second_cpu",
     "bytes_traced", "bytes_per_distinct_node", "chain_seconds_wall", "chain_seconds_cpu",
     "long_chain_seconds_wall", "long_chain_seconds_cpu", "long_chain_handled",
 ]  # fmt: skip
@@ -62,7 +63,11 @@ def test_quick_bench_prints_every_block_and_writes_every_key(tmp_path):
         for level in ("o0", "o2")
         for name in ("largest", "empty", "net")
     }
-    promised -= set() if with_tinygrad else {k for k in promised if k.startswith("bench_target")}
+    if not with_tinygrad:  # what state_tinygrad states (and every target's verdict) is left out
+        source = (ROOT / "demos" / "bench_numbers.py").read_text()
+        body = source[source.index("def state_tinygrad") : source.index("def state_relu")]
+        promised -= set(re.findall(r'"(bench_[a-z0-9_]+)"', body))
+        promised -= {k for k in promised if k.startswith("bench_target")}
     assert promised <= set(numbers), promised - set(numbers)
     assert re.fullmatch(r"[0-9a-f]{64}", data["sources_hash"])
     assert set(data["relu_ns"]) == {"interpreter", "ctypes_per_element", "c_loop"}
@@ -81,6 +86,8 @@ def test_quick_bench_prints_every_block_and_writes_every_key(tmp_path):
     assert set(cpu["empty"]) == {"O0", "O1", "O2"} and positive_numbers(cpu["empty"].values())
     graphs = data["graphs"]
     assert graphs["doubling"] == {"count": 18, "nodes": 19, "tree": 2**19 - 1}
+    assert 0 < graphs["nodes_after_further"] and 0 < graphs["distinct_after_further"]
+    assert graphs["further_points_checked"] == 512 * graphs["expressions"]
     assert 0 < graphs["nodes_after"] and graphs["distinct"] <= graphs["nodes"]
     assert positive_numbers([graphs["bytes_per_distinct_node"], graphs["nodes_per_second"]])
     assert positive_numbers([graphs["simplify_seconds_cpu"], graphs["nodes_per_second_cpu"]])
@@ -94,6 +101,13 @@ def test_quick_bench_prints_every_block_and_writes_every_key(tmp_path):
     for name in FIGURES[:-1]:
         row = tinygrad["figures"][name]
         assert set(row) >= {"uopc", "tinygrad", "uopc_over_tinygrad"}, name
+    for name in ("nodes_per_second_cpu", "chain_seconds_cpu"):  # the pairs, and their median
+        row = tinygrad["figures"][name]
+        count = tinygrad["pairs" if name.startswith("nodes") else "chain_pairs"]
+        assert len(row["pairs"]) == count and row["uopc_over_tinygrad"] == row["median"]
+        assert row["min"] <= row["median"] <= row["max"]
+    for name in ("nodes_per_second_cpu", "chain_seconds_cpu", "bytes_per_distinct_node"):
+        assert isinstance(tinygrad["figures"][name]["met"], bool), name
     for library in ("uopc", "tinygrad"):
         details = tinygrad["details"][library]
         assert details["failures"] == 0
@@ -165,3 +179,118 @@ def test_check_stale_hashes_bench_json_as_the_benchmark_does():
     assert tuple(bench.SOURCES) == check_stale.COMPANION_SOURCES["bench/bench.json"]
     made = check_stale.companion_hash("bench/bench.json", "bench/bench", ROOT)
     assert made == bench.sources_hash()
+
+
+# ---------------------------------------------------------------------------------------------
+# interleaved pairs, their median and spread, and the targets judged (made-up timings)
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def bench_tinygrad(bench_clock):
+    import bench_tinygrad
+
+    return bench_tinygrad
+
+
+class Named:
+    def __init__(self, name):
+        self.name = name
+
+
+def test_the_pairs_are_interleaved_in_order_after_the_warmup(bench_tinygrad):
+    import bench_graphs
+
+    order, times = [], iter(range(1, 100))
+
+    def run_once(lib):
+        order.append(lib.name)
+        t = float(next(times))
+        return t, t, {"last": t}
+
+    libs = [Named("uopc"), Named("tinygrad")]
+    out = bench_graphs.interleaved(libs, "m", run_once, pairs=3, warmup=1)
+    assert order == ["uopc", "tinygrad"] * 4  # uopc, tinygrad, uopc, tinygrad ...
+    # the warm-up pair (1, 2) is left out; pair i is entry i of both lists
+    assert out["uopc"]["cpus"] == [3.0, 5.0, 7.0] and out["tinygrad"]["cpus"] == [4.0, 6.0, 8.0]
+    assert out["uopc"]["cpu"] == 5.0 and out["tinygrad"]["wall"] == 6.0  # the medians
+    assert out["tinygrad"]["last"] == 8.0
+
+
+def test_median_and_spread_of_the_ratios(bench_tinygrad):
+    from bench_graphs import spread
+
+    found = spread([0.3, 0.1, 0.2, 0.9, 0.25])
+    assert found == {"pairs": [0.3, 0.1, 0.2, 0.9, 0.25], "median": 0.25, "min": 0.1, "max": 0.9}
+    assert spread([4.0, 1.0, 2.0, 3.0])["median"] == 2.5  # an even count: between the middle two
+    with pytest.raises(ValueError):
+        spread([])
+
+
+def test_pair_ratios_of_times_and_of_rates(bench_tinygrad):
+    ratios = bench_tinygrad.pair_ratios
+    assert ratios([1.0, 2.0], [4.0, 4.0], "time") == [0.25, 0.5]
+    # rates: uopc 100 nodes in 1 s against tinygrad 200 nodes in 10 s, pair by pair
+    assert ratios([1.0, 2.0], [10.0, 10.0], "rate", nodes=(100, 200)) == [5.0, 2.5]
+    with pytest.raises(ValueError, match="no pairs"):
+        ratios([1.0], [1.0, 2.0], "time")
+
+
+def test_met_or_missed_on_given_numbers(bench_tinygrad):
+    met, verdict = bench_tinygrad.met, bench_tinygrad.verdict
+    assert met(10.0, ">=", 10) and not met(9.99, ">=", 10)
+    assert met(0.15, "<=", 0.15) and not met(0.151, "<=", 0.15)
+    assert met(1348 / 1348, "<=", 1) and not met(1349 / 1348, "<=", 1)
+    assert verdict(None, ">=", 10) == "MISSED" and verdict(0.7, "<=", 0.7) == "met"
+    with pytest.raises(ValueError):
+        met(1.0, "<", 2)
+
+
+def made_up_run(u_cpus, t_cpus, u_chain, t_chain):
+    """The data comparison() reads, with the given cpu seconds per pair (wall = cpu)."""
+
+    def library(cpus, chain, nodes, after, distinct):
+        times = {"walls": cpus, "cpus": cpus, "wall": sorted(cpus)[len(cpus) // 2]}
+        times["cpu"] = times["wall"]
+        chain_times = {"walls": chain, "cpus": chain, "wall": sorted(chain)[len(chain) // 2]}
+        chain_times["cpu"] = chain_times["wall"]
+        return {
+            "before": {"sum": nodes, "distinct": nodes // 2},
+            "after": {"sum": after, "distinct": distinct},
+            "simplify": times,
+            "chain": chain_times,
+            "nodes_per_second": nodes / times["wall"],
+            "nodes_per_second_cpu": nodes / times["cpu"],
+            "long_chain": {"ok": True, "wall": 1.0, "cpu": 1.0},
+        }
+
+    data = {
+        "uopc": library(u_cpus, u_chain, 1000, 500, 300),
+        "tinygrad": library(t_cpus, t_chain, 1000, 520, 290),
+    }
+    data["uopc"]["further"] = {"after": {"sum": 480, "distinct": 290}}
+    memory = {
+        "uopc": {"traced_bytes": 69_000, "bytes_per_distinct_node": 69.0},
+        "tinygrad": {"traced_bytes": 100_000, "bytes_per_distinct_node": 100.0},
+    }
+    return data, memory
+
+
+def test_targets_are_judged_on_the_medians_of_the_pairs(bench_tinygrad):
+    # nodes per second: ratios 12, 11, 2 (one slow uopc run): median 11, met
+    # chain: ratios 0.1, 0.2, 0.3: median 0.2, missed, although the best pair is 0.1
+    data, memory = made_up_run(
+        [1.0, 1.0, 6.0], [12.0, 11.0, 12.0], [1.0, 2.0, 3.0], [10.0, 10.0, 10.0]
+    )
+    table = bench_tinygrad.comparison(data, memory, {})
+    speed, chain = table["nodes_per_second_cpu"], table["chain_seconds_cpu"]
+    assert speed["pairs"] == [12.0, 11.0, 2.0] and speed["median"] == 11.0 and speed["met"]
+    assert (speed["min"], speed["max"]) == (2.0, 12.0)
+    assert chain["uopc_over_tinygrad"] == chain["median"] == 0.2 and not chain["met"]
+    assert table["bytes_per_distinct_node"]["met"]  # 0.69 <= 0.7
+    assert table["nodes_after_further"]["met"]  # 480 against 520
+    assert table["distinct_after_further"]["met"]  # 290 against 290: no more
+    relu = {"ratio_cpu": 1.6, "target": "<= 1.5", "bound": 1.5, "met": False}
+    lines = bench_tinygrad.targets_block(table, relu, 100_000)
+    verdicts = [line.rsplit(": ", 1)[1] for line in lines if "  target" in line]
+    assert verdicts == ["met", "MISSED", "met", "met", "met", "MISSED"], lines
