@@ -6,14 +6,21 @@ in appendix E. Appendix E (docs/back/e-reading.md) writes `[entry: KEY]` alone o
 each work, in the group where it is read; that marker becomes a heading with the anchor
 `ref-KEY`, then the citation. So no citation is typed twice, and a correction is made once.
 
+A printed work (`kind: book` or `paper`) must give its year, and a book its publisher (`venue`);
+an `edition` is written "3rd edition" after the title. A living online work (documentation, a
+site, a repository) has no year: `read: 2026` says when the book's authors read it, written
+"read online in 2026".
+
 Why not mkdocs-bibtex: without pandoc it formats with pybtex's plain style, which sets titles
-in lower case unless each one is braced and refuses a book without a publisher and a year (the
-master list gives neither for most books); its `@key` syntax is looked for in the whole page,
-code included, so a Python decorator in a listing would stop the strict build; and it has no
-link from a citation to a reading list. Its pandoc mode needs a pandoc binary and a CSL file.
+in lower case unless each one is braced and refuses a book without a publisher and a year; its
+`@key` syntax is looked for in the whole page, code included, so a Python decorator in a listing
+would stop the strict build; and it has no link from a citation to a reading list. Its pandoc
+mode needs a pandoc binary and a CSL file.
 
 The build stops (PluginError) on an unknown key, on a field or kind this file does not know, on
-a `[cite:` marker that is malformed, and when appendix E leaves a work out or lists it twice.
+a printed work without its year (or a book without its publisher), on an edition or a year that
+is not a number, on a `[cite:` marker that is malformed, and when appendix E leaves a work out
+or lists it twice.
 scripts/check_html.py reads the same data file: its `url`s name the only hosts a page may link
 to.
 """
@@ -31,8 +38,11 @@ CITE = re.compile(r"\[cite: *([a-z0-9-]+)\]")
 ENTRY = re.compile(r"^\[entry: *([a-z0-9-]+)\][ \t]*$", re.M)
 ITEM_START = re.compile(r"\s*(?:(?:[-*+]|\d+\.)\s+)?")  # what may stand before an opening marker
 LOOSE = re.compile(r"\[(?:cite|entry):")  # what is left of a marker neither pattern took
-FIELDS = {"short", "authors", "title", "kind", "venue", "year", "also", "url"}
-KINDS = {"paper": '"{}"', "work": "*{}*", "raw": "{}"}
+FIELDS = {"short", "authors", "title", "kind", "edition", "venue", "year", "read", "also", "url"}
+# book: a printed book; paper: a paper, a chapter or a note; work: a manual, a site, a repository
+# or online notes; raw: the title as written in the data file (Markdown allowed).
+KINDS = {"book": "*{}*", "paper": '"{}"', "work": "*{}*", "raw": "{}"}
+PRINTED = {"book": ("year", "venue"), "paper": ("year",)}  # what a printed work must give
 
 _works: dict[str, dict] = {}
 
@@ -52,7 +62,20 @@ def load(path: Path = DATA) -> dict[str, dict]:
                 raise PluginError(f"references.yml: {key}: no {field}")
         if work["kind"] not in KINDS:
             raise PluginError(f"references.yml: {key}: kind must be one of {sorted(KINDS)}")
+        for field in PRINTED.get(work["kind"], ()):
+            if not work.get(field):
+                kind = work["kind"]
+                raise PluginError(f"references.yml: {key}: a printed {kind} needs its {field}")
+        for field in ("edition", "year", "read"):
+            if field in work and not (type(work[field]) is int and work[field] > 0):
+                raise PluginError(f"references.yml: {key}: {field} must be a number")
     return works
+
+
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th ... 11th, 12th, 13th ... 21st."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
 
 
 def urls(work: dict) -> list[str]:
@@ -61,9 +84,12 @@ def urls(work: dict) -> list[str]:
 
 
 def citation(work: dict) -> str:
-    """One work as Markdown: authors, title, venue, year, what else, then its links."""
+    """One work as Markdown: authors, title, edition, venue, year, what else, when it was read
+    online, then its links."""
     parts = [work.get("authors"), KINDS[work["kind"]].format(" ".join(work["title"].split()))]
+    parts.append(f"{ordinal(work['edition'])} edition" if "edition" in work else None)
     parts += [work.get("venue"), str(work["year"]) if "year" in work else None, work.get("also")]
+    parts.append(f"read online in {work['read']}" if "read" in work else None)
     text = ", ".join(part for part in parts if part)
     links = [f"[{url.split('://', 1)[1].rstrip('/')}]({url})" for url in urls(work)]
     return text + (", " + " and ".join(links) if links else "")
