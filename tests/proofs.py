@@ -44,6 +44,7 @@ import z3
 from common import SPECIAL_FLOAT, SPECIAL_INT, rand_value
 
 from uopc.dtypes import BOOL, F32, I32, INT_MAX, INT_MIN
+from uopc.further import FURTHER as FURTHER_RULES
 from uopc.ops import Ops
 from uopc.semantics import eval_op, f32, floordiv, floormod, same
 from uopc.symbolic import FAST, SYM
@@ -878,6 +879,187 @@ def rules_fast(claims):
 
 # --8<-- [end:rules_fast]
 
+# --8<-- [start:further_claims]
+# ---- the further rules (uopc/further.py, opt-in): each has a proved claim named after it ----
+G_FURTHER = "further rules (opt-in; each has a proved claim named after it)"
+RING_NOTE = "a ring identity: no guard, the wraps of both sides agree modulo 2**32"
+
+
+def ranged(*bounds):
+    """Hypotheses: each (term, low, high) lies in [low, high]."""
+    return lambda ctx: sum((in_range(ctx, t, const(lo_), const(hi_)) for t, lo_, hi_ in bounds), [])
+
+
+def both(*hyps):
+    return lambda ctx: sum((h(ctx) for h in hyps), [])
+
+
+FURTHER_RING = (  # rule name, label, lhs, rhs
+    ("like terms", "x*c1 + x*c2 -> x*(c1+c2), c1 and c2 symbolic", x * c1 + x * c2, x * (c1 + c2)),
+    ("like terms", "x*c + x -> x*(c+1), c symbolic", x * c + x, x * (c + 1)),
+    ("like terms", "(x*c1 + y) + x*c2 -> x*(c1+c2) + y, c1 and c2 symbolic",
+     (x * c1 + y) + x * c2, x * (c1 + c2) + y),
+    ("like terms", "-(x*4 + 8) -> x*-4 + -8", neg(x * 4 + 8), x * -4 + -8),
+    ("like terms", "((x+y)+-7) + ((x+y)+-7) -> (x*2 + y*2) + -14",
+     ((x + y) + -7) + ((x + y) + -7), (x * 2 + y * 2) + -14),
+    ("like terms", "(x + y*3)*c -> x*c + y*(3*c), c symbolic",
+     (x + y * 3) * c, x * c + y * (c * 3)),
+    ("x+x", "x + x -> x*2", x + x, x * 2),
+    ("(x*c)*y", "(x*c)*y -> (x*y)*c, c symbolic", (x * c) * y, (x * y) * c),
+    ("(x*c)*y", "(-x)*y -> -(x*y)", neg(x) * y, neg(x * y)),
+    ("(x//c)*c+x%c", "(x//4)*4 + x%4 -> x", (x // 4) * 4 + x % 4, x),
+    ("(x//c)*c+x%c", "(x//-4)*-4 + x%-4 -> x", (x // -4) * -4 + x % -4, x),
+    ("(x//c)*c+x%c", "(x//0)*0 + x%0 -> x", (x // 0) * 0 + x % 0, x),
+    ("(x//c)*c+x%c", "(x//-1)*-1 + x%-1 -> x (INT_MIN//-1 wraps)", (x // -1) * -1 + x % -1, x),
+    ("(x//c)*c+x%c", "((x//4)*4)*3 + (x%4)*3 -> x*3", ((x // 4) * 4) * 3 + (x % 4) * 3, x * 3),
+    ("(x//c)*c+x%c", "-((x//4)*4) + -(x%4) -> -x", neg((x // 4) * 4) + neg(x % 4), neg(x)),
+)  # fmt: skip
+
+
+def further_ring(claims):
+    for name, label, lhs, rhs in FURTHER_RING:
+        rewrite(claims, G_FURTHER, name, (lhs, rhs), label=label, note=RING_NOTE)
+    rewrite(
+        claims, G_FURTHER, "x!=x (int)", (ne(x, x), const(False)), label="x != x -> False (i32)"
+    )
+    label = "x != x -> False fails for f32 (nan != nan): the rule is for i32 only"
+    rewrite(claims, G_FURTHER, "x!=x (int)", (ne(fx, fx), const(False)), "refuted", label=label)
+
+
+def nested_modulus_over_integers(ctx):
+    # ((x//c1)%c2)*c1 + x%c1 == x%(c1*c2): the quotients and remainders are exact (c1, c2 > 0)
+    xi, d1, d2 = (ctx.integer(n) for n in ("x", "c1", "c2"))
+    hyps = [in_i32(xi), d1 > 0, d2 > 0, d1 * d2 <= INT_MAX]
+    lhs = floormod_pos(floordiv_pos(xi, d1), d2) * d1 + floormod_pos(xi, d1)
+    return lhs == floormod_pos(xi, d1 * d2), hyps
+
+
+def digit_over_integers(ctx):
+    # (x%(c1*c2))//c1 == (x//c1)%c2 for c1, c2 > 0
+    xi, d1, d2 = (ctx.integer(n) for n in ("x", "c1", "c2"))
+    m = ctx.integer("m")  # the product named: posed with c1*c2 inline, z3 took 120 s
+    hyps = [in_i32(xi), d1 > 0, d2 > 0, m == d1 * d2, m <= INT_MAX]
+    digit = floormod_pos(floordiv_pos(xi, d1), d2)
+    return floordiv_pos(floormod_pos(xi, m), d1) == digit, hyps
+
+
+def multiple_over_integers(ctx):
+    # (x*c1)%(c1*m) == (x%m)*c1 for c1, m > 0 when x*c1 lies in int32
+    xi, d1, m = (ctx.integer(n) for n in ("x", "c1", "m"))
+    hyps = [in_i32(xi), d1 > 0, m > 0, in_i32(xi * d1), d1 * m <= INT_MAX]
+    return floormod_pos(xi * d1, d1 * m) == floormod_pos(xi, m) * d1, hyps
+
+
+def split_any_sign(form):
+    """d = c*q + r with c symbolic, non-zero, of either sign, d and r in int32."""
+
+    def build(ctx):
+        ci, qi, ri = ctx.integer("c"), ctx.integer("q"), ctx.integer("r")
+        d = ci * qi + ri
+        hyps = [ci != 0, in_i32(ci), in_i32(d), in_i32(ri)]
+        if form == "//":
+            return floordiv_int(d, ci) == qi + floordiv_int(ri, ci), hyps
+        return floormod_int(d, ci) == floormod_int(ri, ci), hyps
+
+    return build
+
+
+def less_over_integers(rest):
+    """c*q + r < n == q < n/c (c | n, 0 <= r < c), or c*q < n == q < ceil(n/c), c >= 1."""
+
+    def build(ctx):
+        ci, qi, ri, m, ni = (ctx.integer(n) for n in ("c", "q", "r", "m", "n"))
+        if rest:
+            hyps = [ci >= 1, ri >= 0, ri < ci]
+            return (ci * qi + ri < ci * m) == (qi < m), hyps
+        return (ci * qi < ni) == (qi < floordiv_pos(ni + ci - 1, ci)), [ci >= 1]
+
+    return build
+
+
+def further_division(claims):
+    table = (  # rule name, label, build
+        ("(x//c)*c+x%c",
+         "((x//c1)%c2)*c1 + x%c1 -> x%(c1*c2), c1, c2 > 0, c1*c2 <= INT_MAX, symbolic (integers)",
+         nested_modulus_over_integers),
+        ("(x%(c1*c2))//c1", "(x%(c1*c2))//c1 -> (x//c1)%c2, c1, c2 > 0, symbolic (integers)",
+         digit_over_integers),
+        ("(x*c1)%c2", "(x*c1)%(c1*m) -> (x%m)*c1, c1, m > 0, x*c1 in int32, symbolic (integers)",
+         multiple_over_integers),
+        ("sum//c by terms", "d = c*q + r, c != 0 of either sign: d//c -> q + r//c (integers)",
+         split_any_sign("//")),
+        ("sum%c by terms", "d = c*q + r, c != 0 of either sign: d%c -> r%c (integers)",
+         split_any_sign("%")),
+        ("a*c+b<n", "c >= 1, 0 <= r < c: c*q + r < c*m -> q < m, symbolic (integers)",
+         less_over_integers(True)),
+        ("a*c+b<n", "c >= 1: c*q < n -> q < ceil(n/c), symbolic (integers)",
+         less_over_integers(False)),
+    )  # fmt: skip
+    for name, label, build in table:
+        formula(claims, G_FURTHER, name, build, "int", label=label, note=SYMBOLIC)
+
+
+def further_shapes(claims):
+    # bit-vector instances: the wraps are modelled, and each guard is shown to be needed
+    d1, r1, d3 = (x * 6 + x * 4) + y, y, (x * -8 + x * 4) + y
+    d2 = a * 4 + b
+    table = (  # rule name, label, lhs, rhs, hypotheses, expected
+        ("(x//c)*c+x%c", "((x//4)%8)*4 + x%4 -> x%32", ((x // 4) % 8) * 4 + x % 4, x % 32,
+         None, "proved"),
+        ("(x//c)*c+x%c", "((x//2)%-3)*2 + x%2 -> x%-6 fails: c2 > 0 is needed",
+         ((x // 2) % -3) * 2 + x % 2, x % -6, None, "refuted"),
+        ("(x//c)*c+x%c", "((x//65536)%32768)*65536 + x%65536 -> x%wrap32(2**31) fails: "
+         "c1*c2 <= INT_MAX is needed", ((x // 65536) % 32768) * 65536 + x % 65536, x % INT_MIN,
+         None, "refuted"),
+        ("(x%(c1*c2))//c1", "(x%12)//4 -> (x//4)%3", (x % 12) // 4, (x // 4) % 3, None, "proved"),
+        ("(x%(c1*c2))//c1", "(x%4)//-2 -> (x//-2)%-2 fails: c1 > 0 is needed",
+         (x % 4) // -2, (x // -2) % -2, None, "refuted"),
+        ("(x*c1)%c2", "(x*2)%6 -> (x%3)*2, x*2 safe", (x * 2) % 6, (x % 3) * 2, guards(x * 2),
+         "proved"),
+        ("(x*c1)%c2", "(x*2)%6 -> (x%3)*2 fails when x*2 wraps", (x * 2) % 6, (x % 3) * 2, None,
+         "refuted"),
+        ("sum//c by terms", "((x*6 + x*4) + y)//2 -> x*5 + y//2, d and rest safe",
+         d1 // 2, x * 5 + r1 // 2, guards(d1, r1), "proved"),
+        ("sum//c by terms", "((x*-8 + x*4) + y)//-4 -> x + y//-4, d and rest safe",
+         d3 // -4, x + r1 // -4, guards(d3, r1), "proved"),
+        ("sum//c by terms", "((x*6 + x*4) + y)//-2 -> x*-5 + y//-2 fails when d is not safe",
+         d1 // -2, x * -5 + r1 // -2, None, "refuted"),
+        ("sum%c by terms", "((x*6 + x*3) + y)%3 -> y%3 fails when d is not safe",
+         ((x * 6 + x * 3) + y) % 3, r1 % 3, None, "refuted"),
+        ("x+c<n", "x + c < n -> x < n - c, x + c safe, n - c in int32, c and n symbolic",
+         less(x + c, lo), less(x, lo + neg(c)), both(guards(x + c), guards(lo + neg(c))),
+         "proved"),
+        ("x+c<n", "x + 1 < 0 -> x < -1 fails when x + 1 wraps", less(x + 1, 0), less(x, -1),
+         None, "refuted"),
+        ("x+c<n", "x + c < n -> x < n - c fails when n - c wraps", less(x + c, lo),
+         less(x, lo + neg(c)), guards(x + c), "refuted"),
+        ("a*c+b<n", "a*4 + b < 8 -> a < 2, b in [0, 3], d safe", less(d2, 8), less(a, 2),
+         both(guards(d2), ranged((b, 0, 3))), "proved"),
+        ("a*c+b<n", "a*4 < 9 -> a < 3, a*4 safe", less(a * 4, 9), less(a, 3), guards(a * 4),
+         "proved"),
+        ("a*c+b<n", "a*4 + b < 8 -> a < 2 fails for b in [0, 4]", less(d2, 8), less(a, 2),
+         both(guards(d2), ranged((b, 0, 4))), "refuted"),
+        ("a*c+b<n", "a*2 < 2 -> a < 1 fails when a*2 wraps", less(a * 2, 2), less(a, 1), None,
+         "refuted"),
+    )  # fmt: skip
+    for name, label, lhs, rhs, hyps, expect in table:
+        rewrite(claims, G_FURTHER, name, (lhs, rhs), expect, hyps=hyps, label=label)
+
+
+FURTHER = (further_ring, further_division, further_shapes)
+
+
+def further_claims():
+    """The claims of the further rules, in the order of FURTHER_RULES (uopc/further.py)."""
+    claims = []
+    for add in FURTHER:
+        add(claims)
+    order = [r.name for r in FURTHER_RULES]
+    return sorted(claims, key=lambda claim: order.index(claim.name))
+
+
+# --8<-- [end:further_claims]
+
 RULE_GROUPS = (G_RULES, G_FAST)
 GROUPS = BOOK_GROUPS + RULE_GROUPS
 BOOK = (book_integer, book_split, book_integers, book_bucket, book_float)
@@ -1326,5 +1508,61 @@ def main(argv=None) -> int:
 
 # --8<-- [end:main]
 
+# ---- the further rules' claims, run on their own: the book's counts above stay as they are -----
+FURTHER_COUNTS = (  # key suffix, meaning
+    ("total", "z3 claims about the further rules (uopc/further.py) settled in the run"),
+    ("as_expected", "z3 claims about the further rules whose outcome is the expected one"),
+    ("proved", "z3 claims about the further rules proved"),
+    ("refuted", "z3 claims about the further rules refuted (each shows a guard is needed)"),
+)
+
+
+def further_numbers(results) -> Numbers:
+    """further_claims_<tally>, rules_further and rules_further_proved, and what must hold: every
+    claim as expected and, in a run of all of them, every further rule proved."""
+    numbers = Numbers()
+    counts = tally(results)
+    for name, meaning in FURTHER_COUNTS:
+        numbers.put(f"further_claims_{name}", counts[name], meaning)
+    names = {r.name for r in FURTHER_RULES}
+    proved = {r.claim.name for r in results if r.as_expected and r.outcome == "proved"}
+    numbers.put("rules_further", len(names), "further rules: the rules of uopc.further.FURTHER")
+    numbers.put(
+        "rules_further_proved",
+        len(names & proved),
+        "further rules with a proved claim named after them",
+    )
+    wrong = counts["total"] - counts["as_expected"]
+    numbers.expect(not wrong, f"further claims: {wrong} not as expected")
+    return numbers
+
+
+def further_main(argv) -> int:
+    """python tests/proofs.py --further [--only NAME]: the further rules' claims alone."""
+    parser = argparse.ArgumentParser(description="the z3 claims of uopc/further.py")
+    parser.add_argument("--further", action="store_true", required=True)
+    parser.add_argument("--only", metavar="NAME", help="the claims of one rule, or one claim")
+    args = parser.parse_args(argv)
+    claims = select(further_claims(), args.only)
+    if not claims:
+        print(f"no further claim is named {args.only!r}", file=sys.stderr)
+        return 2
+    results = run(claims)
+    counts = tally(results)
+    print(f"further claims: {counts['total']}, as expected {counts['as_expected']}, "
+          f"proved {counts['proved']}, refuted {counts['refuted']}")  # fmt: skip
+    numbers = further_numbers(results)
+    numbers.expect(args.only or len(results) == len(further_claims()), "a claim was not run")
+    numbers.expect(
+        args.only or {r.name for r in FURTHER_RULES} <= {r.claim.name for r in results},
+        "a further rule has no claim",
+    )
+    for key, value, meaning in numbers.stated:
+        counting.state(key, value, meaning)
+    for problem in numbers.problems:
+        print(f"proofs: FAILED: {problem}", file=sys.stderr)
+    return 0 if results and not numbers.problems else 1
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(further_main(sys.argv[1:]) if "--further" in sys.argv[1:] else main())
