@@ -193,6 +193,24 @@ def floormod_floordiv(x, m, c):
     return None
 
 
+@rule(
+    "(x*c1)%c2",
+    UPat(
+        Ops.FLOORMOD,
+        dtype=INT,
+        src=(UPat(Ops.MUL, src=(var("x"), cvar("c1")), name="p"), cvar("c2")),
+    ),
+    FURTHER,
+)
+def mul_floormod(p, x, c1, c2):
+    # (x*c1)%c2 -> (x%(c2/c1))*c1 when c1 > 0 divides c2 and x*c1 does not wrap: the remainder
+    # of a multiple of c1 is c1 times a smaller remainder ((x*2)%6 -> (x%3)*2, in [0, 4]).
+    # Without p safe, x = 1073741824: (x*2)%6 is -2147483648%6 = 4, while (x%3)*2 is 2.
+    if c1.arg > 0 and c2.arg > 0 and c2.arg % c1.arg == 0 and p.safe:
+        return (x % const(c2.arg // c1.arg)) * c1
+    return None
+
+
 # --8<-- [end:nested_further]
 
 
