@@ -179,11 +179,15 @@ def print_stats(root: UOp, result: UOp, fired: collections.Counter, matcher) -> 
         print(f"  {name.ljust(width)}  {fired[name]}")
 
 
-def symbolic():
-    """uopc.symbolic, imported by the one command that needs it: its matchers are built at
-    import from UOPC_MATCHER, and a bad setting must be one line, not every command's traceback."""
+def symbolic(further=False):
+    """uopc.symbolic (or uopc.further), imported by the one command that needs it: its matchers
+    are built at import from UOPC_MATCHER, and a bad setting must be one line, not every
+    command's traceback."""
     try:
         from . import symbolic as module
+
+        if further:
+            from . import further as module
     except ValueError as error:  # UOPC_MATCHER is neither 'compiled' nor 'plain'
         raise CliError(shorten(str(error))) from None
     return module
@@ -191,10 +195,15 @@ def symbolic():
 
 def cmd_simplify(args) -> None:
     root = load_program(args.file)
-    rules = symbolic()
-    matcher = rules.fast if args.fast_math else rules.default  # the matcher `simplify` uses
+    rules = symbolic(args.further)
+    if args.further:  # the strict rules and the further rules (uopc/further.py)
+        matcher = rules.further_fast if args.fast_math else rules.further
+        simplify = rules.simplify_further
+    else:  # the matcher `simplify` uses
+        matcher = rules.fast if args.fast_math else rules.default
+        simplify = rules.simplify
     before = collections.Counter(matcher.fired)  # `fired` counts every run of this process
-    result = rules.simplify(root, fast_math=args.fast_math)
+    result = simplify(root, fast_math=args.fast_math)
     print(inert(dumps(result)), end="")
     if args.stats:
         print_stats(root, result, matcher.fired - before, matcher)
@@ -463,6 +472,7 @@ COMMANDS = {
         "print the program after the rewrite rules",
         (
             option("--fast-math", action="store_true", help="also the fast-math rules"),
+            option("--further", action="store_true", help="also the further integer rules"),
             option("--stats", action="store_true", help="node counts and rules fired"),
         ),
     ),

@@ -20,7 +20,7 @@ from .dtypes import I32
 from .ops import Ops
 from .rewrite import UPat, graph_rewrite, rule
 from .semantics import wrap32
-from .symbolic import default, split
+from .symbolic import FAST, default, split
 from .uop import INT_MAX, INT_MIN, UOp
 
 FURTHER: list = []
@@ -319,11 +319,13 @@ def sum_less(d, n):
 # always did, and the further rules (which walk whole sums) see only the canonical forms that
 # the strict rules leave, and only when none of those fired.
 further = default + matcher(FURTHER)  # compiled unless UOPC_MATCHER=plain
+further_fast = further + matcher(FAST)
 
 
-def simplify_further(root: UOp) -> UOp:
-    """Rewrite root with the strict rules and the further rules."""
-    return graph_rewrite(root, further)
+def simplify_further(root: UOp, fast_math: bool = False) -> UOp:
+    """Rewrite root with the strict rules and the further rules (and the fast-math rules on
+    request)."""
+    return graph_rewrite(root, further_fast if fast_math else further)
 
 
 # --8<-- [end:further_matcher]
