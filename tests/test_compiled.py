@@ -40,6 +40,7 @@ class Pair:
         self.plain = PatternMatcher(rules)
         self.compiled = CompiledMatcher(rules)
         self.fired = self.plain.fired  # what RewriteLimit reports
+        self.quiet = frozenset()  # every node is asked about, so both matchers see it
         self.where = ""
 
     def rewrite(self, u, ctx=None):

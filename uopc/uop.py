@@ -17,7 +17,7 @@ import weakref
 from dataclasses import dataclass
 
 from .dtypes import F32, INT_MAX, INT_MIN, VOID, Ptr
-from .ops import Ops
+from .ops import ALU, Ops
 from .ranges import fill_ranges
 from .semantics import f32, f32_bits
 
@@ -107,14 +107,26 @@ class _Ref(weakref.ref):
     __slots__ = ("key",)
 
 
-TABLE: dict = {}  # (op, src, arg key) -> a weak reference to the live node with that key
+def _forget(bucket: dict, ref: _Ref) -> None:
+    """Called when a node is freed: its entry goes at once, and with it the table's hold on
+    the key (for most nodes, the node's own src tuple)."""
+    if bucket.get(ref.key) is ref:  # not replaced since by a newer node with that key
+        del bucket[ref.key]
 
 
-def _forget(ref: _Ref) -> None:
-    """Called when a node is freed: its entry goes at once, and with it the key's hold on
-    the node's srcs."""
-    if TABLE.get(ref.key) is ref:  # not replaced since by a newer node with that key
-        del TABLE[ref.key]
+class _Bucket(dict):
+    """The live nodes of one op, by key, each held weakly. `forget` (the callback of their
+    references) is made once per bucket, so a reference needs to remember only its key."""
+
+    def __init__(self):
+        super().__init__()
+        self.forget = functools.partial(_forget, self)
+
+
+# Two buckets per op, so that the key can be the node's own src tuple: one tuple
+# (op, src, arg key) per node, as a single table would need, was a sixth of a graph's memory.
+TABLE: dict = {op: _Bucket() for op in Ops}  # nodes without arg (most), by their src
+ARG_TABLE: dict = {op: _Bucket() for op in Ops}  # the others, by arg key or (src, arg key)
 
 
 # --8<-- [end:table]
@@ -133,33 +145,61 @@ class UOp:
     """One node: op, srcs, arg, and the dtype the checker gave it (shape and space follow)."""
 
     __slots__ = ("op", "src", "arg", "dtype", "id", "_range", "__weakref__")
-    table = TABLE  # every live node, held weakly: a node nothing uses goes away
+    table = TABLE  # every live node, held weakly (with ARG_TABLE): a node nothing uses goes away
 
     def __new__(cls, op, src=(), arg=None):
         src = tuple(src)
         if op is Ops.CONST:
             arg = normalise_const(arg)
-        key = (op, src, arg_key(arg))
         try:
-            ref = TABLE.get(key)
-        except TypeError:  # an unhashable arg: let the checker name any other problem first
+            if arg is None:
+                bucket, key = TABLE[op], src
+            else:
+                bucket, key = ARG_TABLE[op], (src, arg_key(arg)) if src else arg_key(arg)
+            ref = bucket.get(key)
+        except (KeyError, TypeError):  # not an op, or an unhashable arg: the checker names it
             infer(op, src, arg)
             raise UOpError(f"{op.name}: the arg must be hashable") from None
         node = None if ref is None else ref()
-        if node is not None:
+        # (a src tuple as an arg could pass for a key of the other kind: the length tells)
+        if node is not None and len(node.src) == len(src):
             return node  # built before: same object, no second check, no new id
+        return cls._build(op, src, arg, infer(op, src, arg), bucket, key)
+
+    @classmethod
+    def _build(cls, op, src, arg, dtype, bucket, key) -> "UOp":
+        """A new node with a checked dtype, entered in its bucket of the table."""
         node = object.__new__(cls)
         _set(node, "op", op)
         _set(node, "src", src)
         _set(node, "arg", arg)
-        _set(node, "dtype", infer(op, src, arg))
+        _set(node, "dtype", dtype)
         _set(node, "id", next(_ids))
         _set(node, "_range", None)
-        ref = TABLE[key] = _Ref(node, _forget)
+        ref = bucket[key] = _Ref(node, bucket.forget)
         ref.key = key
         return node
 
     # --8<-- [end:uop_new]
+
+    def replace_src(self, src: tuple) -> "UOp":
+        """UOp(self.op, src, self.arg): this node's op and arg over new srcs.
+
+        Speed only (the rewrite engine rebuilds a node each time one of its srcs changes):
+        the dtype of a node without arg that computes a value depends on its srcs' dtypes
+        alone, so when those are unchanged the node's own dtype is right again and the check
+        is not run; tests/test_shortcuts.py checks that this agrees with UOp(...)."""
+        if self.arg is not None or self.op not in ALU:
+            return UOp(self.op, src, self.arg)
+        for new, old in zip(src, self.src, strict=True):
+            if new.dtype is not old.dtype:
+                return UOp(self.op, src, self.arg)
+        bucket = TABLE[self.op]
+        ref = bucket.get(src)
+        node = None if ref is None else ref()
+        if node is not None:
+            return node
+        return UOp._build(self.op, src, None, self.dtype, bucket, src)
 
     @property
     def shape(self) -> tuple:
@@ -176,7 +216,9 @@ class UOp:
     @staticmethod
     def live_nodes() -> list["UOp"]:
         """Every node alive now (for tests and the memory figures)."""
-        nodes = (ref() for ref in list(TABLE.values()))
+        buckets = [*TABLE.values(), *ARG_TABLE.values()]
+        refs = [ref for bucket in buckets for ref in list(bucket.values())]
+        nodes = (ref() for ref in refs)
         return [node for node in nodes if node is not None]
 
     def __setattr__(self, name, value):

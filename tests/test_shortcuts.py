@@ -1,0 +1,167 @@
+"""The speed shortcuts of the node, the checker, the ranges and the engine agree with the plain
+paths they stand in for.
+
+Each shortcut gives an answer that the plain code would give anyway, sooner: the checker's table
+of binary dtypes (`typecheck.infer_quickly`), a rebuild that keeps the dtype
+(`UOp.replace_src`), the ranges of a node whose srcs are known (`ranges.fill_ranges`), and the
+engine skipping the question for an op no rule looks at (`PatternMatcher.quiet`). Each test
+compares the two paths on every case there is, or on random graphs.
+"""
+
+import random
+
+import pytest
+from common import gen_index_program, gen_program, param
+
+from uopc import typecheck
+from uopc.dtypes import BOOL, F32, I32, VALUE_DTYPES, Ptr
+from uopc.ops import ALU, Ops
+from uopc.ranges import range_of
+from uopc.rewrite import RewriteLimit, graph_rewrite
+from uopc.symbolic import default
+from uopc.uop import UOp, UOpError
+
+SEEDS = range(60)
+
+
+def outcome(function, *args):
+    """What a call gives: its value, or the type and message of what it raised."""
+    try:
+        return ("value", function(*args))
+    except (UOpError, TypeError, ValueError) as error:
+        return ("error", type(error).__name__, str(error))
+
+
+def stand_ins():
+    """A src of every kind the checker tells apart: each value dtype, a pointer, a store."""
+    values = [param(slot, dtype) for slot, dtype in enumerate(VALUE_DTYPES)]
+    pointer = UOp(Ops.PARAM, arg=typecheck.ParamArg(3, Ptr(F32, 4)))
+    index = UOp(Ops.INDEX, (pointer, UOp.const(0)))
+    store = UOp(Ops.STORE, (index, UOp.const(1.0)))
+    return [*values, pointer, store]
+
+
+def test_the_dtype_table_agrees_with_the_checker_on_every_op_and_pair():
+    nodes = stand_ins()
+    for op in Ops:
+        for first in nodes:
+            for second in nodes:
+                src = (first, second)
+                assert outcome(typecheck.infer_quickly, op, src, None) == outcome(
+                    typecheck.infer, op, src, None
+                ), (op, first, second)
+    # the table holds exactly the pairs the checker accepts for its binary ops
+    accepted = {
+        (op, a, b)
+        for op in ALU
+        for a in VALUE_DTYPES
+        for b in VALUE_DTYPES
+        if outcome(typecheck.infer, op, (param(0, a), param(1, b)), None)[0] == "value"
+    }
+    assert set(typecheck._BINARY_DTYPES) <= accepted
+    assert {key for key in accepted if key[0] not in (Ops.WHERE,)} == set(typecheck._BINARY_DTYPES)
+
+
+def test_the_dtype_table_leaves_an_arg_or_a_third_src_to_the_checker():
+    x = param(0, I32)
+    assert outcome(typecheck.infer_quickly, Ops.ADD, (x, x), 3) == outcome(
+        typecheck.infer, Ops.ADD, (x, x), 3
+    )
+    assert outcome(typecheck.infer_quickly, Ops.ADD, (x, x, x), None)[0] == "error"
+    assert outcome(typecheck.infer_quickly, Ops.ADD, (x, 1), None) == outcome(
+        typecheck.infer, Ops.ADD, (x, 1), None
+    )
+
+
+def graphs():
+    for seed in SEEDS:
+        r = random.Random(seed)
+        yield gen_program(r, ranges=True)[0]
+        yield gen_index_program(r)[0]
+
+
+def test_a_rebuild_gives_the_node_that_building_it_again_gives():
+    pool = {dtype: [param(10 + i, dtype) for i in range(3)] for dtype in VALUE_DTYPES}
+    r = random.Random(7)
+    rebuilt = 0
+    for root in graphs():
+        for node in root.toposort():
+            if not node.src:
+                continue
+            for _ in range(3):
+                # new srcs: the same dtype mostly, another dtype now and then
+                src = tuple(
+                    r.choice(pool[r.choice(VALUE_DTYPES)] if r.random() < 0.2 else pool[s.dtype])
+                    if isinstance(s.dtype, type(I32)) and r.random() < 0.5
+                    else s
+                    for s in node.src
+                )
+                quick = outcome(node.replace_src, src)
+                plain = outcome(UOp, node.op, src, node.arg)
+                assert quick[0] == plain[0], (node, src)
+                if quick[0] == "value":
+                    assert quick[1] is plain[1] and quick[1].dtype is plain[1].dtype
+                    rebuilt += 1
+                else:
+                    assert quick == plain
+    assert rebuilt > 1000
+
+
+def test_every_range_filled_by_the_shortcut_is_the_one_the_table_gives():
+    checked = 0
+    for root in graphs():
+        assert root.range  # fills every node under root, through the shortcut where it applies
+        for node in root.toposort():
+            assert node._range is not None, node  # every node under root has its triple
+            assert node._range == range_of(node), node
+            checked += 1
+    assert checked > 1500
+    # the shortcut's own case: the srcs are a node with its triple and a new leaf
+    x = param(0, I32, 0, 9)
+    assert x.range
+    new = UOp.const(123457)  # a constant no earlier test built: no triple yet
+    assert new._range is None
+    assert (x + new).range == (123457, 123466, True) and new._range == (123457, 123457, True)
+
+
+class Asking:
+    """The default matcher, asked about every node: no op is skipped as quiet."""
+
+    def __init__(self, pm):
+        self.pm, self.fired, self.quiet = pm, pm.fired, frozenset()
+        self.asked = 0
+
+    def rewrite(self, u, ctx=None):
+        self.asked += 1
+        return self.pm.rewrite(u, ctx)
+
+
+def test_skipping_the_quiet_ops_changes_no_result():
+    assert Ops.CONST in default.quiet and Ops.PARAM in default.quiet
+    assert not default.quiet & set(ALU)
+    for root in graphs():
+        asking = Asking(default)
+        # both rewrites share the table: the second meets the first's nodes, so is compares
+        assert graph_rewrite(root, default) is graph_rewrite(root, asking)
+
+
+@pytest.mark.parametrize("limit", [5, 17, 40])
+def test_skipping_the_quiet_ops_keeps_the_step_count(limit):
+    """A node of a quiet op still counts as a step, so a limit stops at the same place."""
+    x, y = param(0, I32), param(1, I32)
+    root = ((x + 1) * (y + 2) + (x * 3 + y * 4)) // 5
+    messages = []
+    for pm in (default, Asking(default)):
+        try:
+            graph_rewrite(root, pm, limit=limit)
+            messages.append("finished")
+        except RewriteLimit as error:
+            messages.append(str(error).split(";")[0])
+    assert messages[0] == messages[1]
+
+
+def test_the_shortcuts_keep_bool_and_float_nodes_apart():
+    b, f = param(0, BOOL), param(1, F32)
+    assert (b * b).dtype is BOOL and (f * f).dtype is F32
+    assert outcome(lambda: b + b)[0] == "error"  # ADD is not defined on bool
+    assert outcome(lambda: f // f)[0] == "error"  # FLOORDIV needs ints
