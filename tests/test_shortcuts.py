@@ -165,3 +165,24 @@ def test_the_shortcuts_keep_bool_and_float_nodes_apart():
     assert (b * b).dtype is BOOL and (f * f).dtype is F32
     assert outcome(lambda: b + b)[0] == "error"  # ADD is not defined on bool
     assert outcome(lambda: f // f)[0] == "error"  # FLOORDIV needs ints
+
+
+def test_a_compiled_rule_whose_function_takes_keywords_only_is_called_by_keyword():
+    from uopc.compiled import CompiledMatcher
+    from uopc.rewrite import PatternMatcher, Rule, UPat
+
+    def swap(*, a, b):
+        return UOp(Ops.ADD, (b, a)) if a.id > b.id else None
+
+    def swap_by_position(a, b):
+        return UOp(Ops.ADD, (b, a)) if a.id > b.id else None
+
+    x, y = param(0, I32), param(1, I32)
+    for fn in (swap, swap_by_position):
+        rules = [Rule("swap", UPat(Ops.ADD, src=(UPat(name="a"), UPat(name="b"))), fn, False)]
+        plain, compiled = PatternMatcher(rules), CompiledMatcher(rules)
+        assert (
+            "a=" in compiled.source[Ops.ADD] if fn is swap else "a=" not in compiled.source[Ops.ADD]
+        )
+        for node in (x + y, y + x):
+            assert compiled.rewrite(node) is plain.rewrite(node)

@@ -12,6 +12,7 @@ The plain matcher is one switch away: `UOPC_MATCHER=plain` in the environment, o
 `matcher(rules, compiled=False)`.
 """
 
+import inspect
 import os
 
 from .ops import Ops
@@ -63,9 +64,7 @@ def function_source(op: Ops, rules: list, names: dict) -> str:
     for number, r in enumerate(rules):
         code = PatternCode(f"r{number}", names)
         tests = code.tests(r.pat, "u", top=True)
-        arguments = [f"{name}={expression}" for name, expression in code.bound.items()]
-        if r.wants_ctx:
-            arguments.append("ctx=ctx")
+        arguments = call_arguments(r, code.bound)
         fn = code.constant(r.fn, "fn")
         lines += [
             f"    # {r.name}",
@@ -79,6 +78,17 @@ def function_source(op: Ops, rules: list, names: dict) -> str:
 
 
 # --8<-- [end:function_source]
+
+
+def call_arguments(r, bound: dict) -> list[str]:
+    """The arguments of the call to r's function: by position where its parameters are all
+    bound (a call by position is quicker), else by keyword, as the plain matcher calls it."""
+    parameters = inspect.signature(r.fn).parameters.values()
+    wanted = [p.name for p in parameters if p.kind is p.POSITIONAL_OR_KEYWORD]
+    given = {**bound, "ctx": "ctx"} if r.wants_ctx else bound
+    if len(wanted) == len(parameters) and set(wanted) == set(given):
+        return [given[name] for name in wanted]
+    return [f"{name}={expression}" for name, expression in given.items()]
 
 
 # --8<-- [start:pattern_code]

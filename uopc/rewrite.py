@@ -144,7 +144,18 @@ LIMIT_PER_NODE = 100
 
 
 def _limit_for(root: UOp) -> int:
-    return BASE_LIMIT + LIMIT_PER_NODE * len(root.toposort())
+    return BASE_LIMIT + LIMIT_PER_NODE * count_nodes(root)
+
+
+def count_nodes(root: UOp) -> int:
+    """len(root.toposort()), without putting the nodes in order (a third of the time)."""
+    seen, stack = {root}, [root]
+    while stack:
+        for src in stack.pop().src:
+            if src not in seen:
+                seen.add(src)
+                stack.append(src)
+    return len(seen)
 
 
 # --8<-- [end:rewrite_limit]
@@ -172,6 +183,7 @@ def _rewrite_to_fixed_point(root, pm, ctx, limit):
     limit = BASE_LIMIT if limit is None else limit
     final: dict[UOp, UOp] = {}  # every node finished so far -> its final form
     steps = 0
+    ask, quiet = pm.rewrite, pm.quiet
     stack = [(root, FIRST_VISIT, None)]
     while stack:
         node, state, extra = stack.pop()
@@ -197,7 +209,7 @@ def _rewrite_to_fixed_point(root, pm, ctx, limit):
                 final[node] = final[rebuilt]
                 continue
         # then ask about it; a node of an op no rule looks at is its own answer (still a step)
-        replacement = None if rebuilt.op in pm.quiet else pm.rewrite(rebuilt, ctx)
+        replacement = None if rebuilt.op in quiet else ask(rebuilt, ctx)
         steps += 1  # counted after the question: the one that crosses the limit counts
         if steps > limit and scale_later:
             limit, scale_later = _limit_for(root), False

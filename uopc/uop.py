@@ -248,7 +248,7 @@ class UOp:
                 continue
             stack.append((node, True))
             # pushed in reverse so that the first src is visited first
-            stack.extend((s, False) for s in reversed(node.src) if s not in seen)
+            stack.extend([(s, False) for s in reversed(node.src) if s not in seen])
         return order
 
     # --8<-- [end:toposort]
