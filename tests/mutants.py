@@ -134,7 +134,7 @@ BOOK = [
 # plausible bug is firing too broadly, the guard or the pattern is loosened.
 RULES = [
     rule("rule range is a point: bool becomes int",
-         "const(bool(u.vmin) if u.dtype is BOOL else u.vmin)", "const(u.vmin)"),
+         "const(bool(vmin) if u.dtype is BOOL else vmin)", "const(vmin)"),
     rule("rule max by range: compares the tops",
          "if a.vmin >= b.vmax:", "if a.vmax >= b.vmax:"),
     rule("rule x*1: fires for -1 too",
