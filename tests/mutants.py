@@ -67,7 +67,7 @@ class Mutant(NamedTuple):
     file: str  # relative to uopc/
     original: str
     replacement: str
-    group: str  # "book" (verification.md §9.3), "rule" (one per strict rule), "own"
+    group: str  # "book" (verification.md §9.3), "rule" (one per strict rule), "own", "further"
 
 
 def book(name, file, original, replacement):
@@ -80,6 +80,10 @@ def rule(name, original, replacement):
 
 def own(name, file, original, replacement):
     return Mutant(name, file, original, replacement, "own")
+
+
+def further(name, original, replacement):
+    return Mutant(name, "further.py", original, replacement, "further")
 
 
 # fmt: off
@@ -216,9 +220,38 @@ OWN = [
     own("interp: call body sees the caller's env", "interp.py",
         "return evaluate(node.src[0], arguments)", "return evaluate(node.src[0], env)"),
 ]
+
+# Beyond the book: one or more plausible slips per family of the further rules (uopc/further.py,
+# off by default). The layers A to L simplify with the book's rules, so tests/test_further.py,
+# which runs them with the set on, is where these must be caught.
+FURTHER = [
+    further("further recombine: c2 may be negative",
+            "c1 <= 0 or c2 <= 0 or c1 * c2 > INT_MAX", "c1 <= 0 or c1 * c2 > INT_MAX"),
+    further("further recombine: factor m not checked",
+            "if terms.get(pair) == c * m:", "if terms.get(pair) is not None:"),
+    further("further like terms: -x read as x",
+            "stack.append((node.src[0], -k))", "stack.append((node.src[0], k))"),
+    further("further (x*c)*y: the sign dropped",
+            "return -(inner.src[0] * other)", "return inner.src[0] * other"),
+    further("further (x%(c1*c2))//c1: c1 < 0 taken",
+            "if c.arg > 0 and m.arg > 0 and m.arg % c.arg == 0:",
+            "if c.arg != 0 and m.arg > 0 and m.arg % c.arg == 0:"),
+    further("further (x*c1)%c2: x*c1 may wrap",
+            "c2.arg % c1.arg == 0 and p.safe:", "c2.arg % c1.arg == 0:"),
+    further("further sum split: d may wrap",
+            "if abs(c) < 2 or not d.safe:", "if abs(c) < 2:"),
+    further("further x!=x: also on floats",
+            'UPat(Ops.CMPNE, src=(var("x", dtype=INT), var("x")))',
+            'UPat(Ops.CMPNE, src=(var("x"), var("x")))'),
+    further("further x+c<n: x + c may wrap",
+            "if d.safe and INT_MIN <= n.arg - c.arg <= INT_MAX:",
+            "if INT_MIN <= n.arg - c.arg <= INT_MAX:"),
+    further("further a*c+b<n: the rest may reach c",
+            "0 <= r.vmin and r.vmax < c else None", "0 <= r.vmin and r.vmax <= c else None"),
+]
 # fmt: on
 
-MUTANTS = BOOK + RULES + OWN
+MUTANTS = BOOK + RULES + OWN + FURTHER
 
 # The harness's own check: a comment edited. It must survive, or the harness cannot tell.
 CONTROL = Mutant(
