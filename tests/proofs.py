@@ -879,7 +879,6 @@ def rules_fast(claims):
 
 # --8<-- [end:rules_fast]
 
-# --8<-- [start:further_claims]
 # ---- the further rules (uopc/further.py, opt-in): each has a proved claim named after it ----
 G_FURTHER = "further rules (opt-in; each has a proved claim named after it)"
 RING_NOTE = "a ring identity: no guard, the wraps of both sides agree modulo 2**32"
@@ -1059,8 +1058,6 @@ def further_claims():
     order = [r.name for r in FURTHER_RULES]
     return sorted(claims, key=lambda claim: order.index(claim.name))
 
-
-# --8<-- [end:further_claims]
 
 RULE_GROUPS = (G_RULES, G_FAST)
 GROUPS = BOOK_GROUPS + RULE_GROUPS

@@ -32,7 +32,7 @@ MAX_TERMS = 32  # a longer sum is left alone: gathering stays linear on a long c
 
 # --8<-- [start:linear_form]
 def linear_form(d: UOp):
-    """d as ({base: coefficient}, constant, nodes walked), or None past MAX_TERMS terms.
+    """d as ({base: coefficient}, constant), or None past 2*MAX_TERMS nodes walked.
 
     ADD splits, NEG flips the sign and x*c scales by c; every other node is a base. The
     coefficients are Python ints, wrapped to i32 only when the sum is built again."""
@@ -52,7 +52,7 @@ def linear_form(d: UOp):
             constant += k * node.arg
         else:
             terms[node] = terms.get(node, 0) + k
-    return terms, constant, walked
+    return terms, constant
 
 
 def term(base: UOp, k: int) -> UOp:
@@ -81,7 +81,6 @@ def smaller(new: UOp, old: UOp):
     return new if len(new.toposort()) < len(old.toposort()) else None
 
 
-# --8<-- [start:recombine]
 # ---- div/mod recombination -----------------------------------------------------------------
 
 
@@ -121,7 +120,7 @@ def recombine(d):
     form = linear_form(d)
     if form is None:
         return None
-    terms, constant, _ = form
+    terms, constant = form
     found = recombined(terms)
     if found is None:
         return None
@@ -130,9 +129,6 @@ def recombine(d):
     del terms[high]
     terms[whole] = terms.get(whole, 0) + m
     return gather(terms, constant)
-
-
-# --8<-- [end:recombine]
 
 
 # --8<-- [start:like_terms]
@@ -155,7 +151,7 @@ def like_terms(d):
     form = linear_form(d)
     if form is None:
         return None
-    terms, constant, _ = form
+    terms, constant = form
     return smaller(gather(terms, constant), d)
 
 
@@ -176,7 +172,6 @@ def constant_out(a, b):
 # --8<-- [end:like_terms]
 
 
-# --8<-- [start:nested_further]
 # ---- nested division and modulo ------------------------------------------------------------
 
 
@@ -211,10 +206,6 @@ def mul_floormod(p, x, c1, c2):
     return None
 
 
-# --8<-- [end:nested_further]
-
-
-# --8<-- [start:linear_split]
 def linear_split(d: UOp, c: int):
     """d as c*q + r over its linear form: (q, r), r None when nothing is left; None when a
     part is not safe, nothing divides, or d is too long a sum. Any c with |c| >= 2."""
@@ -223,7 +214,7 @@ def linear_split(d: UOp, c: int):
     form = linear_form(d)
     if form is None:
         return None
-    terms, constant, _ = form
+    terms, constant = form
     whole = {base: k // c for base, k in terms.items() if k % c == 0}
     if not whole and constant // c == 0:
         return None  # nothing to take out: the rule would give d back
@@ -254,10 +245,6 @@ def linear_floormod(d, c):
     return const(0) if parts[1] is None else parts[1] % c
 
 
-# --8<-- [end:linear_split]
-
-
-# --8<-- [start:compare]
 # ---- comparison folding --------------------------------------------------------------------
 
 
@@ -279,8 +266,10 @@ def add_const_less(d, x, c, n):
     return None
 
 
+# --8<-- [start:lt_folding]
 def factor(d: UOp) -> int:
-    """The gcd of the constant factors of the sum d's terms (0 when a term has none)."""
+    """The gcd of the constants among the sum d's terms and of their constant factors (x*c
+    gives c, a term without one gives nothing); 0 when there are none or the sum is too long."""
     g, leaves, stack = 0, 0, [d]
     while stack:
         node = stack.pop()
@@ -312,7 +301,8 @@ def sum_less(d, n):
     return q.lt(const(n.arg // c)) if 0 <= r.vmin and r.vmax < c else None
 
 
-# --8<-- [end:compare]
+# --8<-- [end:lt_folding]
+
 
 # --8<-- [start:further_matcher]
 # After the strict rules: each node meets the book's rules first, so they fire where they
