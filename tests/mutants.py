@@ -219,6 +219,11 @@ OWN = [
         "F32: lambda value, where: f32(float(value)),", "F32: lambda value, where: float(value),"),
     own("interp: call body sees the caller's env", "interp.py",
         "return evaluate(node.src[0], arguments)", "return evaluate(node.src[0], env)"),
+    own("speed: a rebuilt node keeps its dtype over new dtypes", "uop.py",
+        "            if new.dtype is not old.dtype:\n", "            if False:\n"),
+    own("speed: the checker's table gives the first src's dtype", "typecheck.py",
+        "table[op, first, second] = check(op, (_Value(first), _Value(second)), None)",
+        "table[op, first, second] = check(op, (_Value(first), _Value(second)), None) and first"),
 ]
 
 # Beyond the book: one or more plausible slips per family of the further rules (uopc/further.py,
