@@ -177,6 +177,14 @@ def all_producers(root: Path = ROOT) -> list[Producer]:
         )
     )
     rows.append(
+        Producer(  # the further rules' claims (uopc/further.py), apart from the book's counts
+            "proofs/further",
+            ("{py}", "tests/proofs.py", "--further"),
+            (*PACKAGE, "tests/proofs.py", *SUPPORT, "requirements.txt"),
+            slow=True,
+        )
+    )
+    rows.append(
         Producer(
             "tests/mutant_matrix",
             ("{py}", "tests/mutant_matrix.py"),
