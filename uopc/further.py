@@ -138,7 +138,7 @@ def recombine(d):
 @rule("x+x", UPat(Ops.ADD, dtype=INT, src=(var("x"), var("x"))), FURTHER)
 def add_self(x):
     # x + x -> x*2: one node more in this graph, but the factor 2 is now visible to the rules
-    # that look for constant factors ((x+x)%2 -> 0); exact in the ring of i32
+    # that look for constant factors ((i+i)%2 -> 0 when i+i cannot wrap); a ring identity
     return x * const(2)
 
 
