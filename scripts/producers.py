@@ -38,7 +38,7 @@ TEST_SUPPORT = (*SUPPORT, "tests/conftest.py", "tests/shrink.py", "tests/ref_ops
 BOOK_TESTS = (
     "test_bench.py", "test_book_checks.py", "test_build.py", "test_demos.py",
     "test_exercises.py", "test_figures.py", "test_numbers.py", "test_proofs.py",
-    "test_summary.py", "test_mutants.py", "test_producers.py",
+    "test_summary.py", "test_mutants.py", "test_mutant_matrix.py", "test_producers.py",
 )  # fmt: skip
 
 

@@ -3,7 +3,7 @@ the list of the planted bugs caught.
 
     python tests/mutant_matrix.py [--full] [--book-layers] [--only NAME_OR_NUMBER ...]
                                   [--layers LETTERS] [--workers 2] [--details FILE]
-                                  [--fresh] [--cells DIR]
+                                  [--fresh] [--cells DIR] [--no-skip]
 
 Every mutant of `tests/mutants.py` is applied to a private copy of `uopc` (never the working
 tree), and one fresh Python process per mutant imports the copy (cwd = the temporary directory,
@@ -32,6 +32,21 @@ test files the column runs with their helpers, and the size. A saved cell is use
 rerun after an edit of one test file reruns that file's columns only, and a stopped run goes on
 where it stopped; `--fresh` runs every cell again. The unmutated copy and the control are saved
 the same way.
+
+A cell that cannot catch its bug is not run. The unmutated copy runs first, each column in a
+process of its own, with a probe before every statement that holds a line some mutant's edit
+may be reached from (tests/coverage_lines.py says which: the edited lines, the nearest code on
+each side, a function's first statement for an edit at its start). A column's tests are seeded
+and the child's hash seed is fixed, so on the mutated copy the column does exactly what it did
+on the unmutated one until it reaches the edit; if none of those lines ran, it never reaches
+the edit, passes as before, and the cell is printed as not caught without running. Never
+skipped: an edit of a line that runs at import (module level, decorators, `def` lines), of no
+code, of a file that is not Python or whose path depends on the on-disk cache (runtime.py), the
+control, column P (its tests start Python processes), and a column whose run started a Python
+process. The lines are saved beside the unmutated copy's cells (lines/, keyed by the cell and
+the lines watched), the time of each cell in history/; the rows run longest first, so that
+both workers stay busy to the end. `--no-skip` runs every cell; `--details` names each cell
+not run and why.
 
 Decisions where the book is silent: the layers run in-process in the order of the columns
 (the unit layer's module is imported first, since its cases rely on building -0.0 before 0.0);
@@ -72,7 +87,7 @@ TESTS = Path(__file__).resolve().parent
 REPO = TESTS.parent
 CELLS = REPO / "build" / "mutant-cells"  # the saved cells (build/ is not committed)
 # Bumped when the harness changes what a saved cell means (the child, the plugin, the keys).
-CELL_FORMAT = 2
+CELL_FORMAT = 3
 # What every column's tests import besides their own module (the generators, the counts, the
 # shrinker, pytest's options and the C reference).
 SUPPORT = ("common.py", "counting.py", "shrink.py", "conftest.py", "ref_ops.c")
@@ -166,6 +181,9 @@ SINGLE_REASONS = {
 LAYER_TIMEOUT = 600  # seconds for one layer of one mutant before it counts as failed
 COMPILE_SECONDS = 120  # the layers' UOPC_COMPILE_TIMEOUT: seconds per 1,000 lines of C
 MARK = "@@LAYER"  # the child's result lines start with this
+# The unmutated copy's columns that take longest, started first when no earlier run has timed
+# them (seconds at full size, roughly): the whole other suite, then the layers that run long.
+FIRST_GUESS = {"P": 300.0, "E": 60.0, "F": 60.0, "S": 40.0, "D": 20.0, "M": 20.0, "H": 10.0}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -182,9 +200,12 @@ def _alarm(signum, frame):
 
 
 def child(letters: str) -> int:
-    """Run the layers named by letters, in that order; one result line per layer."""
+    """Run the layers named by letters, in that order; one result line per layer. With
+    $UOPC_MATRIX_TRACE set (the unmutated copy's run of one column), the lines of the copy that
+    ran, from before the first import to the end, are written to that file (see trace_start)."""
     out = sys.stdout
     layers = {letter: functions for letter, _, functions in BOOK_LAYERS + EXTRA_LAYERS}
+    trace = trace_start(os.environ.get("UOPC_MATRIX_TRACE"))
     try:
         # in this order: the unit cases build -0.0 before anything else builds 0.0
         for module in ("uopc", "test_rules_unit", "test_pipeline"):
@@ -212,7 +233,82 @@ def child(letters: str) -> int:
         seconds = time.perf_counter() - start
         mark = "." if problem is None else "x"
         print(f"{MARK} {letter} {mark} {seconds:.1f} {problem or ''}", file=out, flush=True)
+    if trace:
+        trace()
     return 0
+
+
+def trace_start(path: str | None):
+    """Start recording which of the watched lines of the copy run, from the first import on:
+    $UOPC_MATRIX_WATCH holds {file under uopc/: [lines]}, and each statement of those files
+    that holds a watched line gets a probe as the module is imported (coverage_lines.instrument:
+    a line tracer made the slowest columns several times slower, a probe costs next to
+    nothing). Returns the function that writes {"lines": {file: [lines of the probed
+    statements that ran]}, "watched": the same as given, "python_children": the Python
+    processes started meanwhile} to path: a Python child runs code of the copy unseen, so a
+    column that starts any is never skipped. None when path is None."""
+    if not path:
+        return None
+    import builtins
+    import importlib.machinery
+
+    import coverage_lines
+
+    package = os.path.join(os.getcwd(), "uopc")
+    watched = json.loads(os.environ.get("UOPC_MATRIX_WATCH") or "{}")
+    spans: list[tuple[str, int, int]] = []
+    ran: set[int] = set()
+    started = []
+    setattr(builtins, coverage_lines.PROBE, ran.add)
+
+    class Loader(importlib.machinery.SourceFileLoader):
+        def source_to_code(self, data, path, *, _optimize=-1):
+            name = os.path.relpath(path, package)
+            if name not in watched:
+                return super().source_to_code(data, path, _optimize=_optimize)
+            tree, found = coverage_lines.instrument(
+                data.decode("utf-8"), set(watched[name]), len(spans)
+            )
+            spans.extend((name, first, last) for first, last in found)
+            return compile(tree, path, "exec", dont_inherit=True)
+
+        def get_code(self, fullname):  # never a cached bytecode file: the probes are in none
+            return self.source_to_code(self.get_data(self.path), self.path)
+
+    class Finder:
+        @staticmethod
+        def find_spec(fullname, path=None, target=None):
+            if fullname != "uopc" and not fullname.startswith("uopc."):
+                return None
+            spec = importlib.machinery.PathFinder.find_spec(fullname, path, target)
+            if spec is not None and str(spec.origin).endswith(".py"):
+                spec.loader = Loader(fullname, spec.origin)
+            return spec
+
+    sys.meta_path.insert(0, Finder)
+
+    def audit(event, args):  # a Python child would run code of the copy out of our sight
+        if event == "subprocess.Popen":
+            words = [args[0], *(args[1] if isinstance(args[1], list | tuple) else [args[1]])]
+        elif event in ("os.system", "os.exec", "os.posix_spawn", "os.spawn"):
+            words = [str(a) for a in args[:2]]
+        else:
+            return
+        if any("python" in os.path.basename(str(w)) for w in words if w):
+            started.append(event)
+
+    sys.addaudithook(audit)
+
+    def stop():
+        lines: dict[str, set[int]] = {}
+        for number in ran:
+            name, first, last = spans[number]
+            lines.setdefault(name, set()).update(range(first, last + 1))
+        lines = {name: sorted(numbers) for name, numbers in lines.items()}
+        result = {"lines": lines, "watched": watched, "python_children": len(started)}
+        write_json(Path(path), result)
+
+    return stop
 
 
 def one_line(error: BaseException) -> str:
@@ -232,14 +328,23 @@ def other_files() -> list[str]:
 
 
 def run_layers(
-    mutant, letters: str, full: bool, others: list[str] | None = None, order=None, save=None
+    mutant,
+    letters: str,
+    full: bool,
+    others: list[str] | None = None,
+    order=None,
+    save=None,
+    trace: dict | None = None,
 ) -> dict:
     """{"cells": {letter: (caught, seconds, why)}, "error": text or None} for one mutant.
 
     The letter P runs `others` (by default other_files()) under pytest, its tests in `order`
     (see mutants.ordered); every other letter is a layer run in the child. save(letter, cell,
     extra) is called with each verdict as soon as it is known to be sound (not with the cells
-    of a run that imported the wrong package); extra is P's run (failing nodes, durations)."""
+    of a run that imported the wrong package); extra is P's run (failing nodes, durations).
+    trace: {file under uopc/: [lines]}, the lines to watch: record which of them the layers ran
+    (the result's "lines", as trace_start writes them; None when the child did not write
+    them)."""
     import mutants
 
     start = time.perf_counter()
@@ -251,7 +356,13 @@ def run_layers(
         cells, imported, todo = {}, [], letters.replace(OTHER[0], "")
         # the layers' compiles get a time limit far above the default (10 s per 1,000 lines),
         # which a loaded machine can reach: a catch must not depend on the machine's load
-        env = mutants.child_env(root, full, {"UOPC_COMPILE_TIMEOUT": str(COMPILE_SECONDS)})
+        # a fixed hash seed: the order of a set of strings, and so the path through the code,
+        # is the same in every run (the skipping of cells relies on it, see run_rows)
+        extra = {"UOPC_COMPILE_TIMEOUT": str(COMPILE_SECONDS), "PYTHONHASHSEED": "0"}
+        if trace is not None:
+            extra["UOPC_MATRIX_TRACE"] = str(root / "lines.json")
+            extra["UOPC_MATRIX_WATCH"] = json.dumps(trace)
+        env = mutants.child_env(root, full, extra)
         while todo:
             command = [sys.executable, str(Path(__file__).resolve()), "--child", todo]
             try:
@@ -274,6 +385,7 @@ def run_layers(
             if todo:  # the process died inside the first layer it did not report
                 cells[todo[0]] = (True, 0.0, f"the process died ({status}) in this layer")
                 todo = todo[1:]
+        lines = read_json(root / "lines.json") if trace is not None else None
         error = None
         wanted = str(copy / "__init__.py")
         if any(path != wanted for path in imported):
@@ -290,7 +402,8 @@ def run_layers(
                 error = error or f"the other tests: {other['detail']}"
             elif save is not None:
                 save(OTHER[0], cells[OTHER[0]], other)
-        return {"cells": cells, "error": error, "seconds": time.perf_counter() - start}
+        seconds = time.perf_counter() - start
+        return {"cells": cells, "error": error, "seconds": seconds, "lines": lines}
 
 
 def plain(why: str, root: Path) -> str:
@@ -405,17 +518,32 @@ def cacheable(cell) -> bool:
     return not any(text in cell[2] for text in ("LayerTimeout", "a time-out", "was stopped after"))
 
 
+def lines_path(folder: Path, key: str, watched: dict) -> Path:
+    """Where the lines that the unmutated copy ran in the cell `key`, of those watched, are
+    kept (a new mutant watches new lines: the column runs again)."""
+    return folder / "lines" / f"{digest(key, watched)}.json"
+
+
+def seconds_path(folder: Path, size: str) -> Path:
+    """The seconds of each cell last time it ran, by mutant and column: the order of the jobs."""
+    return folder / "history" / f"seconds-{size}.json"
+
+
 def job(args) -> dict:
-    """A worker's job: the cells of one mutant not saved yet, each saved as soon as known."""
-    mutant, letters, full, others, folder, keys = args
+    """A worker's job: the cells of one mutant not saved yet, each saved as soon as known;
+    traced (the unmutated copy's run of one column), the lines it ran are saved beside them."""
+    mutant, letters, full, others, folder, keys, trace = args
     size = "full" if full else "quick"
+
+    def current(letter) -> bool:
+        # the sources as they are now: a file edited while this row ran (the working tree is
+        # shared) would file the verdict under sources it was not made from
+        return cell_keys(mutant, letter, size, package_digest(), others, {})[letter] == keys[letter]
 
     def save(letter, cell, other):
         if folder is None or not cacheable(cell):
             return
-        # the sources as they are now: a file edited while this row ran (the working tree is
-        # shared) would file the verdict under sources it was not made from
-        if cell_keys(mutant, letter, size, package_digest(), others, {})[letter] != keys[letter]:
+        if not current(letter):
             return
         caught, seconds, why = cell
         write_json(
@@ -429,7 +557,11 @@ def job(args) -> dict:
             write_json(durations_path(folder, size), {**known, **other["durations"]})
 
     order = p_order(mutant, folder, size)
-    return run_layers(mutant, letters, full, others, order=order, save=save)
+    result = run_layers(mutant, letters, full, others, order=order, save=save, trace=trace)
+    if trace is not None and folder is not None and result["lines"] and not result["error"]:
+        if len(letters) == 1 and letters in result["cells"] and current(letters):
+            write_json(lines_path(folder, keys[letters], trace), result["lines"])
+    return result
 
 
 # ---------------------------------------------------------------------------------------------
@@ -580,6 +712,12 @@ def parse(argv):
     parser.add_argument("--details", help="write every failing cell's first error line here")
     parser.add_argument("--fresh", action="store_true", help="run every cell, saved or not")
     parser.add_argument("--cells", default=str(CELLS), help="the saved cells' folder")
+    parser.add_argument(
+        "--no-skip",
+        dest="skip",
+        action="store_false",
+        help="run every cell, also those whose column never runs the lines the bug edits",
+    )
     parser.add_argument("--child", help=argparse.SUPPRESS)
     return parser, parser.parse_args(argv)
 
@@ -596,31 +734,172 @@ def chosen_columns(parser, options) -> list[tuple[str, str]]:
     return columns
 
 
-def run_rows(mutant_list, letters, options, others) -> tuple[list[dict], int, int]:
-    """Every row's cells, from the saved cells where they are there and from runs where not:
-    (results, cells run, cells reused); a result holds the row's cells and error."""
+def ran_lines(data) -> dict | None:
+    """The saved record of a traced run as {"lines": {file under uopc/: set of lines that
+    ran}, "watched": {file: set of lines watched}}; None when it cannot be trusted for skipping
+    (missing, or the run started a Python process)."""
+    if not isinstance(data, dict) or data.get("python_children", 1) != 0:
+        return None
+    return {
+        part: {name: set(lines) for name, lines in data.get(part, {}).items()}
+        for part in ("lines", "watched")
+    }
+
+
+def watch_lines(mutant, text: str | None) -> set[int] | None:
+    """The lines of the unmutated file whose run means the mutant's edit may be reached (see
+    tests/coverage_lines.py), or None when the mutant is never skipped: the control (it shows
+    that the harness tells a survivor, so it always runs), a file that is not Python or whose
+    path depends on state outside the run, an edit reached by every run, or a target that is
+    not there once (the run says what is wrong with it)."""
+    import coverage_lines
+
+    if mutant is None or mutant.group == "control" or text is None:
+        return None
+    if not mutant.file.endswith(".py") or Path(mutant.file).name in coverage_lines.NEVER_SKIP:
+        return None
+    if text.count(mutant.original) != 1:
+        return None
+    return coverage_lines.watch(text, mutant.original)[0]
+
+
+def skip_reason(mutant, ran: dict | None, text: str | None) -> str | None:
+    """Why the cell of this mutant in a column whose unmutated run is `ran` (see ran_lines)
+    cannot catch it: the column never ran a line the edit may be reached from; or None when the
+    cell must run (also when those lines were not all watched in that run). text: the
+    unmutated file the mutant edits."""
+    import coverage_lines
+
+    watched = watch_lines(mutant, text)
+    if watched is None or ran is None or not watched <= ran["watched"].get(mutant.file, set()):
+        return None
+    lines = ran["lines"].get(mutant.file, set())
+    reached, why = coverage_lines.reached(text, mutant.original, lines)
+    return None if reached else why
+
+
+def longest_first(jobs: list, estimate) -> list[int]:
+    """The places of jobs, the longest expected first: with each worker taking the next job
+    when it is free, both stay busy to the end (no long job starts last)."""
+    return sorted(range(len(jobs)), key=lambda place: -estimate(jobs[place]))
+
+
+def run_rows(mutant_list, letters, options, others) -> tuple[list[dict], dict]:
+    """Every row's cells, from the saved cells where they are there, from runs where not, and
+    (not caught) where a column cannot reach the mutant's edit; mutant_list[0] is None, the
+    unmutated copy. (results, counts); a result holds the row's cells and error, counts the
+    cells run, reused and skipped, and the seconds of the unmutated copy's runs.
+
+    In two steps. First the unmutated copy, each column in a process of its own (the two
+    workers share them) with its lines recorded: a column that fails there cannot judge a
+    mutant, and its lines say which mutants it can reach. Then the control and the mutants,
+    one job per mutant, with the unmutated copy's untraced columns (P), the longest expected
+    first; a cell whose column never ran the lines its mutant edits is not run (skip_reason)
+    and counts as not caught, as its run would."""
     import mutants
 
     folder, size = Path(options.cells), "full" if options.full else "quick"
     package, files = package_digest(), {}
-    results, jobs, places = [], [], []
-    for mutant in mutant_list:
-        keys = cell_keys(mutant, letters, size, package, others, files)
-        saved = (
-            {} if options.fresh else {letter: load_cell(folder, keys[letter]) for letter in keys}
-        )
-        cells = {letter: cell for letter, cell in saved.items() if cell is not None}
-        results.append({"cells": cells, "error": None})
-        todo = "".join(letter for letter in letters if letter not in cells)
+    keys = [cell_keys(mutant, letters, size, package, others, files) for mutant in mutant_list]
+    results = [{"cells": {}, "error": None, "skipped": {}} for _ in mutant_list]
+    history = read_json(seconds_path(folder, size)) or {}
+    counts = {"run": 0, "reused": 0, "skipped": 0, "baseline": 0.0}
+
+    def name(mutant, letter) -> str:
+        return f"{digest(identity(mutant))[:32]}:{letter}"
+
+    def run(jobs, places, estimate):
+        order = longest_first(jobs, estimate)
+        done = mutants.run_pool(job, [jobs[i] for i in order], options.workers) if jobs else []
+        for i, result in zip(order, done, strict=True):
+            place = places[i]
+            results[place]["cells"].update(result["cells"])
+            if result["error"]:
+                results[place]["error"] = "; ".join(filter(None, [results[place]["error"],
+                                                                  result["error"]]))  # fmt: skip
+            for letter, cell in result["cells"].items():
+                history[name(mutant_list[place], letter)] = cell[1]
+            counts["run"] += len(jobs[i][1])
+            yield jobs[i], result
+
+    def saved(place, letter):
+        return None if options.fresh else load_cell(folder, keys[place][letter])
+
+    texts = {}
+    for mutant in mutant_list[1:]:
+        if mutant.file not in texts:
+            path = mutants.PACKAGE / mutant.file
+            texts[mutant.file] = path.read_text(encoding="utf-8") if path.is_file() else None
+    watched: dict[str, set[int]] = {}  # every line some mutant's edit may be reached from
+    for mutant in mutant_list[1:]:
+        lines = watch_lines(mutant, texts[mutant.file])
+        if lines:
+            watched.setdefault(mutant.file, set()).update(lines)
+    watched = {file: sorted(lines) for file, lines in sorted(watched.items())}
+
+    # 1. the unmutated copy, a job per column, traced (P never: it may start Python processes;
+    # its run, which no skip waits for, goes with the mutants' jobs, the longest first)
+    traced = {letter: options.skip and letter != OTHER[0] for letter in letters}
+    ran: dict[str, dict | None] = {}
+    jobs, places, later = [], [], []
+    for letter in letters:
+        cell = saved(0, letter)
+        lines = None
+        if cell is not None and traced[letter]:
+            lines = read_json(lines_path(folder, keys[0][letter], watched))
+            cell = cell if lines is not None else None
+        if cell is not None:
+            results[0]["cells"][letter] = cell
+            ran[letter] = ran_lines(lines)
+            counts["reused"] += 1
+        elif traced[letter]:
+            jobs.append((None, letter, options.full, others, folder, keys[0], watched))
+            places.append(0)
+        else:
+            later.append((None, letter, options.full, others, folder, keys[0], None))
+    start = time.perf_counter()
+    first = lambda j: history.get(name(None, j[1]), FIRST_GUESS.get(j[1], 1.0))  # noqa: E731
+    for (_, letter, *_), result in run(jobs, places, first):
+        ran[letter] = ran_lines(result["lines"]) if traced[letter] else None
+    counts["baseline"] = time.perf_counter() - start
+    clean = not results[0]["error"]
+
+    # 2. the control and the mutants, each cell reused, skipped or run
+    jobs, places = later, [0] * len(later)
+    for place, mutant in enumerate(mutant_list[1:], start=1):
+        cells, todo = results[place]["cells"], ""
+        for letter in letters:
+            cell = saved(place, letter)
+            base = results[0]["cells"].get(letter)
+            why = None
+            if cell is None and clean and base is not None and not base[0]:
+                why = skip_reason(mutant, ran.get(letter), texts[mutant.file])
+            if cell is not None:
+                cells[letter] = cell
+                counts["reused"] += 1
+            elif why is not None:
+                cells[letter] = (False, 0.0, "")
+                results[place]["skipped"][letter] = why
+                counts["skipped"] += 1
+            else:
+                todo += letter
         if todo:
-            jobs.append((mutant, todo, options.full, others, folder, keys))
-            places.append(len(results) - 1)
-    reused = sum(len(result["cells"]) for result in results)
-    done = mutants.run_pool(job, jobs, options.workers) if jobs else []
-    for place, result in zip(places, done, strict=True):
-        results[place]["cells"].update(result["cells"])
-        results[place]["error"] = result["error"]
-    return results, sum(len(j[1]) for j in jobs), reused
+            jobs.append((mutant, todo, options.full, others, folder, keys[place], None))
+            places.append(place)
+
+    def estimate(j):
+        mutant, todo = j[0], j[1]
+        if mutant is None:
+            return first(j)
+        return sum(
+            history.get(name(mutant, c), results[0]["cells"].get(c, (0, 1.0))[1]) for c in todo
+        )
+
+    for _ in run(jobs, places, estimate):
+        pass
+    if options.cells:
+        write_json(seconds_path(folder, size), history)
+    return results, counts
 
 
 def main(argv=None) -> int:
@@ -637,7 +916,7 @@ def main(argv=None) -> int:
 
     others = other_files()  # listed once: a file added during the run cannot count
     everything = [None, mutants.CONTROL, *(mutant for _, mutant in chosen)]
-    results, ran, reused = run_rows(everything, letters, options, others)
+    results, counts = run_rows(everything, letters, options, others)
     baseline, control, results = results[0], results[1], results[2:]
 
     problems = []
@@ -655,6 +934,9 @@ def main(argv=None) -> int:
             cell = result["cells"].get(letter)
             if cell and cell[0]:
                 details.append(f"{number:>3} {mutant.name} | {letter} | {cell[2]}")
+            elif letter in result["skipped"]:
+                why = result["skipped"][letter]
+                details.append(f"{number:>3} {mutant.name} | {letter} | not run: {why}")
 
     lines = report_lines(rows, columns)
     for (number, mutant), (_, caught) in zip(chosen, rows, strict=True):
@@ -689,7 +971,9 @@ def main(argv=None) -> int:
     )
     print(
         f"total time: {time.perf_counter() - start:.0f} s, {options.workers} at a time; cells run"
-        f" {ran}, reused {reused} (from {options.cells}) (this machine)"
+        f" {counts['run']}, reused {counts['reused']} (from {options.cells}), skipped"
+        f" {counts['skipped']} (never reached); unmutated copy with probes"
+        f" {counts['baseline']:.0f} s (this machine)"
     )
     if options.details:
         Path(options.details).write_text("\n".join(details) + "\n", encoding="utf-8")

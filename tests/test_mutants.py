@@ -200,6 +200,10 @@ def cells_run(output: str) -> tuple[int, int]:
     return int(found[1]), int(found[2])
 
 
+def cells_skipped(output: str) -> int:
+    return int(re.search(r"skipped (\d+) \(never reached\)", output)[1])
+
+
 def verdicts(output: str) -> list[str]:
     """The output less the lines of this machine."""
     return [line for line in output.splitlines() if not line.endswith("(this machine)")]
@@ -249,28 +253,47 @@ def test_tiny_run_prints_matrix_list_and_numbers(tree):
 
 @pytest.mark.needs_clang
 def test_cells_are_reused_and_rerun_where_their_sources_changed(tree):
-    status, first = run_matrix(tree)
+    """Every cell run (--no-skip): the counts of cells run and reused are those of the rows."""
+    status, first = run_matrix(tree, "--no-skip")
     assert status == 0 and "@@ number" not in first, first  # by hand: no numbers printed
     assert cells_run(first) == (8, 0)  # baseline, control and two bugs, two columns each
     saved = [p for p in (tree.parent / "cells").glob("*.json")]
     assert len(saved) == 8 and not list((tree.parent / "cells").glob(".*")), "temporary left"
-    status, again = run_matrix(tree)
+    status, again = run_matrix(tree, "--no-skip")
     assert status == 0 and cells_run(again) == (0, 8)
     assert verdicts(again) == verdicts(first)
     # a test file changed: its column runs again, the other is reused
     with open(tree / "tests" / "test_rules_unit.py", "a", encoding="utf-8") as out:
         out.write("\n# edited by test_mutants\n")
-    status, unit_changed = run_matrix(tree)
+    status, unit_changed = run_matrix(tree, "--no-skip")
     assert status == 0 and cells_run(unit_changed) == (4, 4)
     assert verdicts(unit_changed) == verdicts(first)
     # any file of the package changed: every cell runs again (a catch may depend on any module)
     with open(tree / "uopc" / "dtypes.py", "a", encoding="utf-8") as out:
         out.write("\n# edited by test_mutants\n")
-    status, package_changed = run_matrix(tree)
+    status, package_changed = run_matrix(tree, "--no-skip")
     assert status == 0 and cells_run(package_changed) == (8, 0)
-    status, fresh = run_matrix(tree, "--fresh")
+    status, fresh = run_matrix(tree, "--no-skip", "--fresh")
     assert status == 0 and cells_run(fresh) == (8, 0)
     assert verdicts(fresh) == verdicts(first)
+
+
+@pytest.mark.needs_clang
+def test_cells_a_column_cannot_reach_are_skipped_with_the_same_verdicts(tree):
+    """A cell whose column never ran the lines its bug edits is not run and prints as not
+    caught, as its run does; the unmutated copy's lines are saved and used again."""
+    status, first = run_matrix(tree, "--details", str(tree.parent / "details.txt"))
+    skipped = cells_skipped(first)
+    assert status == 0 and skipped >= 1 and cells_run(first) == (8 - skipped, 0), first
+    details = (tree.parent / "details.txt").read_text(encoding="utf-8")
+    assert details.count(" | not run: none of lines ") == skipped, details
+    status, again = run_matrix(tree)
+    assert status == 0 and cells_run(again) == (0, 8 - skipped) and cells_skipped(again) == skipped
+    assert verdicts(again) == verdicts(first)
+    # the skipped cells run: not one of them catches its bug
+    status, every = run_matrix(tree, "--no-skip")
+    assert status == 0 and cells_skipped(every) == 0 and cells_run(every) == (skipped, 8 - skipped)
+    assert verdicts(every) == verdicts(first)
 
 
 def test_cell_keys_follow_their_sources():

@@ -1,0 +1,180 @@
+"""The matrix skips a cell only where its column cannot reach the planted bug: the skip logic of
+tests/mutant_matrix.py and tests/coverage_lines.py is conservative (no mutant run, seconds)."""
+
+import textwrap
+
+import coverage_lines
+import mutant_matrix
+import mutants
+
+SOURCE = textwrap.dedent(
+    '''\
+    import math
+
+    LIMIT = 3  # module level: runs at import
+
+
+    def decorate(name):
+        return lambda fn: fn
+
+
+    @decorate("unused")
+    def unused(x, y=LIMIT):
+        """Never called by the run."""
+        if x > 0:
+            return x * 2
+        # a comment inside the body
+        return y
+
+
+    def used(x):
+        total = 0
+        for i in range(x):
+            total += math.floor(
+                i / 2
+            )
+        if total < 0:
+            total = -total  # never true
+        return total
+    '''
+)
+
+
+def line_of(text: str) -> int:
+    """The line of SOURCE that holds text."""
+    return next(n for n, line in enumerate(SOURCE.splitlines(), 1) if text in line)
+
+
+# what a run that calls used(3) records (its lines, and decorate's at import)
+RAN = {line_of("return lambda"), *range(line_of("total = 0"), line_of("i / 2") + 2)}
+RAN |= {line_of("if total < 0"), line_of("return total")}
+
+
+def reached(original: str, ran=RAN) -> bool:
+    return coverage_lines.reached(SOURCE, original, ran)[0]
+
+
+def test_an_edit_on_a_line_that_ran_is_reached():
+    assert reached("total += math.floor(")
+    assert reached("i / 2")  # the continuation of a statement that ran
+    assert reached("return total")
+
+
+def test_an_edit_in_a_body_that_never_ran_is_not_reached():
+    assert not reached("return x * 2")
+    assert not reached("if x > 0:")
+    assert not reached('"""Never called by the run."""')
+
+
+def test_an_edit_beside_a_line_that_ran_is_reached():
+    # the branch never taken, but its neighbours ran: a deleted or inserted line there counts
+    assert reached("total = -total")
+    # the first statement of a function that ran: the edit is reached when it is called
+    assert reached("    total = 0\n")
+    # a line of an unused body next to nothing that ran
+    assert not reached("    return y\n")
+
+
+def test_an_edit_of_what_runs_at_import_is_always_reached():
+    for original in ("def unused(x, y=LIMIT):", '@decorate("unused")', "LIMIT = 3", "import math"):
+        assert reached(original, ran=set()), original
+        assert coverage_lines.watch(SOURCE, original)[0] is None, original
+    assert reached("y=LIMIT", ran=set())  # a default value is computed by the def
+
+
+def test_an_edit_of_no_code_is_always_reached():
+    assert reached("# a comment inside the body", ran=set())
+    assert reached("\n\n\n@decorate", ran=set())
+
+
+def test_edit_lines_covers_the_original_text():
+    first = line_of("if x > 0")
+    assert coverage_lines.edit_lines(SOURCE, "if x > 0:\n        return") == (first, first + 1)
+    assert coverage_lines.edit_lines(SOURCE, "return x * 2\n") == (first + 1, first + 1)
+
+
+def test_the_probes_record_the_statements_that_ran(tmp_path):
+    """The probes of coverage_lines.instrument record what RAN above says for the same run (a
+    statement over three lines counts on each of its lines), and do not change what runs."""
+    watched = set(range(1, len(SOURCE.splitlines()) + 1))
+    tree, spans = coverage_lines.instrument(SOURCE, watched)
+    fired = set()
+    namespace = {coverage_lines.PROBE: fired.add}
+    exec(compile(tree, str(tmp_path / "module.py"), "exec"), namespace)
+    assert namespace["used"](3) == 1 and namespace["unused"](1) == 2
+    assert namespace["unused"].__doc__ == "Never called by the run."  # no probe before it
+    ran = set()
+    for number in fired:
+        ran.update(range(spans[number][0], spans[number][1] + 1))
+    statements = {line_of("return x * 2"), line_of("if x > 0"), line_of("return lambda")}
+    assert ran == RAN | statements  # unused(1) ran too; its last line did not
+    fired.clear()
+    namespace["used"](3)
+    ran = {line for n in fired for line in range(spans[n][0], spans[n][1] + 1)}
+    assert ran == RAN - {line_of("return lambda")}
+    for original in ("total += math.floor(", "i / 2", "total = -total", "return total"):
+        assert reached(original, ran), original
+    for original in ("return x * 2", "if x > 0:", "    return y\n"):
+        assert not reached(original, ran), original
+
+
+def test_only_the_watched_statements_get_a_probe():
+    watched = {line_of("return x * 2"), line_of("i / 2")}
+    _, spans = coverage_lines.instrument(SOURCE, watched)
+    assert spans == [
+        (line_of("return x * 2"), line_of("return x * 2")),
+        (line_of("total += math"), line_of("i / 2") + 1),
+    ]
+
+
+def fake(file="symbolic.py", original="return x * 2", group="own"):
+    return mutants.Mutant("fake", file, original, original + " + 1", group)
+
+
+def record(file="symbolic.py", ran=RAN, watched=None):
+    """A column's record as ran_lines gives it: these lines ran, of every line watched."""
+    every = set(range(1, len(SOURCE.splitlines()) + 1))
+    return {"lines": {file: set(ran)}, "watched": {file: every if watched is None else watched}}
+
+
+def test_skip_reason_never_skips_the_control_other_files_or_unknown_lines():
+    ran = record()
+    assert mutant_matrix.skip_reason(fake(), ran, SOURCE)  # the one cell that may be skipped
+    assert mutant_matrix.skip_reason(fake(group="control"), ran, SOURCE) is None
+    assert mutant_matrix.skip_reason(fake(file="c_names.txt"), ran, SOURCE) is None
+    assert mutant_matrix.skip_reason(fake(file="runtime.py"), record("runtime.py"), SOURCE) is None
+    # a line the edit may be reached from was not watched in that run: not skipped
+    assert mutant_matrix.skip_reason(fake(), record(watched=RAN), SOURCE) is None
+    assert mutant_matrix.skip_reason(fake(), record(file="render.py"), SOURCE) is None
+    assert mutant_matrix.skip_reason(fake(), None, SOURCE) is None  # lines not recorded
+    assert mutant_matrix.skip_reason(fake(original="absent"), ran, SOURCE) is None
+    assert mutant_matrix.skip_reason(fake(original="total += math"), ran, SOURCE) is None
+    assert mutant_matrix.skip_reason(None, ran, SOURCE) is None  # the unmutated copy
+
+
+def test_a_run_that_started_python_is_never_trusted():
+    saved = {"lines": {"a.py": [1, 2]}, "watched": {"a.py": [1, 2, 3]}, "python_children": 0}
+    assert mutant_matrix.ran_lines(saved) == {
+        "lines": {"a.py": {1, 2}},
+        "watched": {"a.py": {1, 2, 3}},
+    }
+    assert mutant_matrix.ran_lines({**saved, "python_children": 1}) is None
+    assert mutant_matrix.ran_lines({"lines": {}}) is None
+    assert mutant_matrix.ran_lines(None) is None
+
+
+def test_every_planted_bug_can_be_judged_and_decorator_edits_always_run():
+    """The lines of every mutant of tests/mutants.py can be found; one that edits a rule's
+    decorator (its pattern) is reached by every run, since the decorator runs at import."""
+    for mutant in [*mutants.MUTANTS, mutants.CONTROL]:
+        path = mutants.PACKAGE / mutant.file
+        if mutant.file.endswith(".py") and mutants.target_problem(mutant) is None:
+            coverage_lines.watch(path.read_text(encoding="utf-8"), mutant.original)
+    decorator = next(m for m in mutants.MUTANTS if m.original.startswith("@rule("))
+    text = (mutants.PACKAGE / decorator.file).read_text(encoding="utf-8")
+    assert coverage_lines.watch(text, decorator.original)[0] is None
+
+
+def test_jobs_start_longest_first():
+    jobs = [("a", 5.0), ("b", 50.0), ("c", 1.0), ("d", 20.0)]
+    assert mutant_matrix.longest_first(jobs, lambda job: job[1]) == [1, 3, 0, 2]
