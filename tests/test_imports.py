@@ -17,7 +17,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "uopc"
 # their fields only, and uop imports it. typecheck imports uop and hands it `infer`.
 BOOK_ORDER = [
     "ops", "dtypes", "semantics", "ranges", "uop", "typecheck", "rewrite", "compiled", "fold",
-    "symbolic", "textfmt", "render", "runtime", "interp", "builder",
+    "symbolic", "further", "textfmt", "render", "runtime", "interp", "builder",
 ]  # fmt: skip
 FREE = ["__init__", "__main__"]  # may import any module of the package
 CORE = ["ops", "dtypes", "semantics", "ranges", "uop", "typecheck"]
