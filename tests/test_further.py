@@ -29,7 +29,7 @@ from common import gen_index_program
 from uopc import I32, INT_MAX, INT_MIN, Ops, ParamArg, UOp
 from uopc.compiled import matcher
 from uopc.dtypes import F32
-from uopc.fold import fold
+from uopc.fold import FOLD, INLINE, fold
 from uopc.further import FURTHER, further, simplify_further
 from uopc.interp import evaluate
 from uopc.rewrite import graph_rewrite
@@ -201,6 +201,23 @@ def test_long_sum_stays_linear():
     for c in range(1, 20_001):
         node = node + c
     assert simplify_further(node) is x + C(200_010_000)
+
+
+# ---- the compiled matcher against the plain one, over the further rules -----------------------
+
+
+def test_compiled_agrees_with_plain():
+    # as tests/test_compiled.py checks the book's rules: the two matchers asked the same
+    # questions in lockstep, on every case above and on random index programs
+    from test_compiled import Pair
+
+    pair = Pair(FOLD + INLINE + SYM + FURTHER)
+    for name, _rule, _fires, build, _wanted in CASES:
+        pair.graph(build(), f"case {name}")
+    for seed in range(300):
+        pair.graph(gen_index_program(random.Random(seed))[0], f"gen_index_program seed {seed}")
+    silent = {r.name for r in FURTHER} - set(pair.plain.fired)
+    assert not silent, f"further rules that never fired: {sorted(silent)}"
 
 
 # ---- the verification layers, with the set on -------------------------------------------------
