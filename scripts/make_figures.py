@@ -240,7 +240,7 @@ def rendered_dot(call: UOp) -> str:
 # words; the figure fails to draw unless they are exactly the states the loop pushes.
 ENGINE_STATES = {
     "FIRST_VISIT": "just reached",
-    "SRCS_DONE": "sources finished:\\nrebuilt, matcher\\nasked once",
+    "SRCS_DONE": "sources finished:\\nrebuilt, then\\nsettled",
     "REPLACEMENT_DONE": "replacement\\nfinished",
 }
 # Each way out of a state: from, to, label, the code of the loop that does it (whitespace
@@ -251,8 +251,8 @@ ENGINE_MOVES = (
     ("FIRST_VISIT", "SRCS_DONE", "pushed back,\\nsources\\non top",
      "stack.append((node, SRCS_DONE, None))", False),
     ("FIRST_VISIT", "FIRST_VISIT", "each unfinished\\nsource",
-     "stack.extend((src, FIRST_VISIT, None) for src in reversed(unfinished))", True),
-    ("FIRST_VISIT", "SRCS_DONE", "no unfinished\\nsource", "state = SRCS_DONE", False),
+     "stack.extend([(src, FIRST_VISIT, None) for src in reversed(unfinished)])", True),
+    ("FIRST_VISIT", "SRCS_DONE", "a leaf, or no\\nunfinished source", "if unfinished:", False),
     ("SRCS_DONE", "final", "rebuilt met\\nbefore", "final[node] = final[rebuilt] continue", False),
     ("SRCS_DONE", "final", "no rule fires:\\nrebuilt is final",
      "final[node] = final[rebuilt] = rebuilt", False),

@@ -166,6 +166,9 @@ class UOp:
             return node  # built before: same object, no second check, no new id
         return cls._build(op, src, arg, infer(op, src, arg), bucket, key)
 
+    # --8<-- [end:uop_new]
+
+    # --8<-- [start:uop_build]
     @classmethod
     def _build(cls, op, src, arg, dtype, bucket, key) -> "UOp":
         """A new node with a checked dtype, entered in its bucket of the table."""
@@ -180,7 +183,7 @@ class UOp:
         ref.key = key
         return node
 
-    # --8<-- [end:uop_new]
+    # --8<-- [end:uop_build]
 
     def replace_src(self, src: tuple) -> "UOp":
         """UOp(self.op, src, self.arg): this node's op and arg over new srcs.

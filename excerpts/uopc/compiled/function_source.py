@@ -4,9 +4,7 @@ def function_source(op: Ops, rules: list, names: dict) -> str:
     for number, r in enumerate(rules):
         code = PatternCode(f"r{number}", names)
         tests = code.tests(r.pat, "u", top=True)
-        arguments = [f"{name}={expression}" for name, expression in code.bound.items()]
-        if r.wants_ctx:
-            arguments.append("ctx=ctx")
+        arguments = call_arguments(r, code.bound)
         fn = code.constant(r.fn, "fn")
         lines += [
             f"    # {r.name}",

@@ -8,6 +8,7 @@ class PatternMatcher:
             for op in r.pat.op if r.pat.op is not None else Ops:
                 self.by_op[op].append(r)
         self.fired = collections.Counter()
+        self.quiet = frozenset(op for op in Ops if not self.by_op[op])  # ops no rule looks at
 
     def __add__(self, other: "PatternMatcher") -> "PatternMatcher":
         return type(self)(self.rules + other.rules)

@@ -19,8 +19,9 @@ def canonical_order(u, a, b):
 @rule("range is a point", UPat(tuple(ALU), dtype=(I32, BOOL), name="u"), SYM)
 def range_is_a_point(u):
     # u -> c when vmin == vmax == c (ranges are sound): x%1, j<4 for j in [0,3], (i+k)*0
-    if u.vmin == u.vmax:
-        return const(bool(u.vmin) if u.dtype is BOOL else u.vmin)
+    vmin, vmax, _ = u.range
+    if vmin == vmax:
+        return const(bool(vmin) if u.dtype is BOOL else vmin)
     return None
 
 

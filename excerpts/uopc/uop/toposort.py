@@ -15,6 +15,6 @@ def toposort(self, skip=None) -> list["UOp"]:
             continue
         stack.append((node, True))
         # pushed in reverse so that the first src is visited first
-        stack.extend((s, False) for s in reversed(node.src) if s not in seen)
+        stack.extend([(s, False) for s in reversed(node.src) if s not in seen])
     return order
 
