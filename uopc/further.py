@@ -216,8 +216,8 @@ def linear_split(d: UOp, c: int):
         return None
     terms, constant = form
     whole = {base: k // c for base, k in terms.items() if k % c == 0}
-    if not whole and constant // c == 0:
-        return None  # nothing to take out: the rule would give d back
+    if not whole:  # no term divides: (y + 5)//2 -> 2 + (y + 1)//2 would only grow the graph
+        return None
     rest = {base: k for base, k in terms.items() if k % c}
     r = gather(rest, constant % c) if rest or constant % c else None
     if r is not None and not r.safe:
