@@ -177,6 +177,16 @@ SINGLE_REASONS = {
     "interp: float input not rounded to f32": "wrong only for a float input that float32 cannot"
     " hold exactly, such as 16777217 of the special list; D, which draws only special values,"
     " meets it at full size, the others too seldom",
+    "speed: a rebuilt node keeps its dtype over new dtypes": "the engine rebuilds a node only"
+    " over the final forms of its srcs, and every rule keeps its node's dtype, so no layer's"
+    " rewrite ever rebuilds over srcs of another dtype; only the shortcut's own test"
+    " (tests/test_shortcuts.py, in P) calls replace_src with them",
+}
+
+# The same reason for every planted bug of a group, by the first word of its name.
+GROUP_REASONS = {
+    "further": "the further integer rules are off by default, and the layers A to L, M and S run"
+    " the book's rules; only tests/test_further.py (in P) runs the layers with the set on",
 }
 LAYER_TIMEOUT = 600  # seconds for one layer of one mutant before it counts as failed
 COMPILE_SECONDS = 120  # the layers' UOPC_COMPILE_TIMEOUT: seconds per 1,000 lines of C
@@ -601,7 +611,8 @@ def report_lines(rows, columns) -> list[str]:
     for name, caught in rows:
         if len(caught) == 1:
             lines.append(f"  {name} (by {next(iter(caught))})")
-            why = textwrap.wrap(SINGLE_REASONS.get(name, "not explained"), 80)
+            reason = SINGLE_REASONS.get(name) or GROUP_REASONS.get(name.split()[0])
+            why = textwrap.wrap(reason or "not explained", 80)
             lines += [f"      why: {why[0]}", *(f"           {more}" for more in why[1:])]
     if not any(len(caught) == 1 for _, caught in rows):
         lines.append("  none")
