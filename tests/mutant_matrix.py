@@ -951,9 +951,10 @@ def main(argv=None) -> int:
 
     lines = report_lines(rows, columns)
     for (number, mutant), (_, caught) in zip(chosen, rows, strict=True):
-        # with --book-layers, a bug of our own outside the layers' reach may go unmarked; with
+        # with --book-layers, a bug of our own or in the further rules (off in every book layer)
+        # outside the layers' reach may go unmarked; with
         # --layers, any bug may escape the few columns chosen
-        partial = options.layers or (options.book_layers and mutant.group == "own")
+        partial = options.layers or (options.book_layers and mutant.group in ("own", "further"))
         if not caught and not partial:
             problems.append(f"mutant {number} ({mutant.name}) escapes every column")
     control_caught = sorted(letter for letter, cell in control["cells"].items() if cell[0])
