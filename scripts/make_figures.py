@@ -511,7 +511,7 @@ def graph_svg(root, name: str) -> str:
 # Each stage: its id, its title and the modules of uopc/ that make it up, in reading order.
 STAGES = (
     ("build", "1 build the graph", ("ops", "dtypes", "uop", "typecheck", "ranges")),
-    ("simplify", "2 simplify it", ("rewrite", "compiled", "fold", "symbolic")),
+    ("simplify", "2 simplify it", ("rewrite", "compiled", "fold", "symbolic", "further")),
     ("render", "3 write C", ("render",)),
     ("runtime", "4 compile, load, call", ("runtime",)),
 )
