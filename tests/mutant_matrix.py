@@ -177,7 +177,7 @@ SINGLE_REASONS = {
     "interp: float input not rounded to f32": "wrong only for a float input that float32 cannot"
     " hold exactly, such as 16777217 of the special list; D, which draws only special values,"
     " meets it at full size, the others too seldom",
-    "speed: a rebuilt node keeps its dtype over new dtypes": "the engine rebuilds a node only"
+    "speed: rebuild keeps dtype over new dtypes": "the engine rebuilds a node only"
     " over the final forms of its srcs, and every rule keeps its node's dtype, so no layer's"
     " rewrite ever rebuilds over srcs of another dtype; only the shortcut's own test"
     " (tests/test_shortcuts.py, in P) calls replace_src with them",

@@ -219,9 +219,9 @@ OWN = [
         "F32: lambda value, where: f32(float(value)),", "F32: lambda value, where: float(value),"),
     own("interp: call body sees the caller's env", "interp.py",
         "return evaluate(node.src[0], arguments)", "return evaluate(node.src[0], env)"),
-    own("speed: a rebuilt node keeps its dtype over new dtypes", "uop.py",
+    own("speed: rebuild keeps dtype over new dtypes", "uop.py",
         "            if new.dtype is not old.dtype:\n", "            if False:\n"),
-    own("speed: the checker's table gives the first src's dtype", "typecheck.py",
+    own("speed: dtype table gives src 0's dtype", "typecheck.py",
         "table[op, first, second] = check(op, (_Value(first), _Value(second)), None)",
         "table[op, first, second] = check(op, (_Value(first), _Value(second)), None) and first"),
 ]
