@@ -189,7 +189,7 @@ def all_producers(root: Path = ROOT) -> list[Producer]:
             "tests/mutant_matrix",
             ("{py}", "tests/mutant_matrix.py"),
             (*PACKAGE, package_tests),
-            full=("--full",),
+            full=("--full", "--hints", "{out}/tests/mutant_hints.json"),
             slow=True,
             full_only=True,
             echo=True,
@@ -261,8 +261,14 @@ PRODUCERS = {row.name: row for row in all_producers()}
 # same run as the named slow output, which stands for them in the staleness check.
 COMPANIONS = {"bench/bench.json": "bench/bench"}
 # Records of a run itself, not of the book's sources: never checked for staleness, never a
-# reason to rerun anything. The time of the last whole run, and the test run's own log (how
-# many tests passed: adding a test must not make the book stale).
-RUN_RECORDS = ("tests/run_all_time.json", "tests/pytest.txt", "tests/pytest.json")
+# reason to rerun anything. The time of the last whole run, the test run's own log (how
+# many tests passed: adding a test must not make the book stale), and the tests of P that
+# failed first on each planted bug (which the matrix of a fresh clone tries first).
+RUN_RECORDS = (
+    "tests/run_all_time.json",
+    "tests/pytest.txt",
+    "tests/pytest.json",
+    "tests/mutant_hints.json",
+)
 # The file beside out/ that holds the sources hash each output was made from.
 MANIFEST = "sources.json"

@@ -3,7 +3,7 @@ the list of the planted bugs caught.
 
     python tests/mutant_matrix.py [--full] [--book-layers] [--only NAME_OR_NUMBER ...]
                                   [--layers LETTERS] [--workers 2] [--details FILE]
-                                  [--fresh] [--cells DIR] [--no-skip]
+                                  [--fresh] [--cells DIR] [--no-skip] [--hints FILE]
 
 Every mutant of `tests/mutants.py` is applied to a private copy of `uopc` (never the working
 tree), and one fresh Python process per mutant imports the copy (cwd = the temporary directory,
@@ -31,7 +31,10 @@ it depends on: the mutant (name, file, original and replacement text), every fil
 test files the column runs with their helpers, and the size. A saved cell is used again, so a
 rerun after an edit of one test file reruns that file's columns only, and a stopped run goes on
 where it stopped; `--fresh` runs every cell again. The unmutated copy and the control are saved
-the same way.
+the same way. `--hints FILE` (the build gives out/tests/mutant_hints.json, a record of the
+run committed with the book) names the tests of P that failed first on each planted bug: a run
+without saved cells, a fresh clone's, tries them first too, and writes the file again at the
+end. Hints only order P's tests; no verdict depends on them.
 
 A cell that cannot catch its bug is not run. The unmutated copy runs first, each column in a
 process of its own, with a probe before every statement that holds a line some mutant's edit
@@ -53,7 +56,10 @@ Decisions where the book is silent: the layers run in-process in the order of th
 failing programs are not shrunk (shrinking only makes a report readable, and a matrix needs
 the verdict alone); a process that dies marks the layer it was running as catching, and the
 remaining layers go on in a new process. Before the mutants, the unmutated copy must pass every
-layer, and a no-op control mutant (an edited comment) must be caught by none.
+layer, and a no-op control mutant (an edited comment) must be caught by none. For P, the
+longest column (a whole run of the other tests takes as long as a row's layers together), the
+control's run stands for the unmutated copy's: the edit is in a comment, so both copies run the
+same code, and a failure there is reported as the control caught.
 
 The output: the matrix and its summary lines, then the list of the planted bugs, each caught or
 survived with the first column that caught it and that column's first failing check, and the
@@ -523,6 +529,33 @@ def p_order(mutant, folder: Path | None, size: str) -> dict:
     return {"first": first, "own": f"tests/test_{Path(mutant.file).stem}.py", "slow": slow}
 
 
+def read_hints(path: str | None) -> dict:
+    """{planted bug's name: the tests of P that failed first on it}, from --hints, or {}."""
+    data = read_json(Path(path)) if path else None
+    if not isinstance(data, dict):
+        return {}
+    return {name: nodes for name, nodes in data.items() if isinstance(nodes, list)}
+
+
+def seed_hints(hints: dict, folder: Path, mutant_list) -> None:
+    """A planted bug with no saved first catches (a fresh clone) gets the hinted ones."""
+    for mutant in mutant_list:
+        nodes = hints.get(mutant.name)
+        if nodes and not first_catch_path(folder, mutant).exists():
+            write_json(first_catch_path(folder, mutant), nodes)
+
+
+def new_hints(hints: dict, folder: Path, chosen, results) -> dict:
+    """The hints after this run: for every bug P caught, the tests that failed first."""
+    found = {}
+    for (_, mutant), result in zip(chosen, results, strict=True):
+        cell = result["cells"].get(OTHER[0])
+        nodes = read_json(first_catch_path(folder, mutant)) or hints.get(mutant.name)
+        if cell and cell[0] and nodes:
+            found[mutant.name] = nodes
+    return found
+
+
 def cacheable(cell) -> bool:
     """A time-out depends on the machine's load: such a cell is run again next time."""
     return not any(text in cell[2] for text in ("LayerTimeout", "a time-out", "was stopped after"))
@@ -729,6 +762,7 @@ def parse(argv):
         action="store_false",
         help="run every cell, also those whose column never runs the lines the bug edits",
     )
+    parser.add_argument("--hints", help="P's first failing tests by planted bug: read, then saved")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     return parser, parser.parse_args(argv)
 
@@ -848,12 +882,12 @@ def run_rows(mutant_list, letters, options, others) -> tuple[list[dict], dict]:
             watched.setdefault(mutant.file, set()).update(lines)
     watched = {file: sorted(lines) for file, lines in sorted(watched.items())}
 
-    # 1. the unmutated copy, a job per column, traced (P never: it may start Python processes;
-    # its run, which no skip waits for, goes with the mutants' jobs, the longest first)
+    # 1. the unmutated copy, a job per column, traced; not P, for which the control's run stands
+    # (see the module's docstring); untraced columns (--no-skip) go with the mutants' jobs
     traced = {letter: options.skip and letter != OTHER[0] for letter in letters}
     ran: dict[str, dict | None] = {}
     jobs, places, later = [], [], []
-    for letter in letters:
+    for letter in letters.replace(OTHER[0], ""):
         cell = saved(0, letter)
         lines = None
         if cell is not None and traced[letter]:
@@ -867,7 +901,7 @@ def run_rows(mutant_list, letters, options, others) -> tuple[list[dict], dict]:
             jobs.append((None, letter, options.full, others, folder, keys[0], watched))
             places.append(0)
         else:
-            later.append((None, letter, options.full, others, folder, keys[0], None))
+            later.append(letter)
     start = time.perf_counter()
     first = lambda j: history.get(name(None, j[1]), FIRST_GUESS.get(j[1], 1.0))  # noqa: E731
     for (_, letter, *_), result in run(jobs, places, first):
@@ -876,7 +910,8 @@ def run_rows(mutant_list, letters, options, others) -> tuple[list[dict], dict]:
     clean = not results[0]["error"]
 
     # 2. the control and the mutants, each cell reused, skipped or run
-    jobs, places = later, [0] * len(later)
+    jobs = [(None, letter, options.full, others, folder, keys[0], None) for letter in later]
+    places = [0] * len(jobs)
     for place, mutant in enumerate(mutant_list[1:], start=1):
         cells, todo = results[place]["cells"], ""
         for letter in letters:
@@ -898,13 +933,17 @@ def run_rows(mutant_list, letters, options, others) -> tuple[list[dict], dict]:
             jobs.append((mutant, todo, options.full, others, folder, keys[place], None))
             places.append(place)
 
+    def guess(mutant, letter) -> float:
+        if letter != OTHER[0]:  # as long as the unmutated copy's run, or less
+            return results[0]["cells"].get(letter, (0, 1.0))[1]
+        # P: the control runs every test, a planted bug stops at its first catch
+        return FIRST_GUESS[letter] if mutant.group == "control" else 5.0
+
     def estimate(j):
         mutant, todo = j[0], j[1]
         if mutant is None:
             return first(j)
-        return sum(
-            history.get(name(mutant, c), results[0]["cells"].get(c, (0, 1.0))[1]) for c in todo
-        )
+        return sum(history.get(name(mutant, c), guess(mutant, c)) for c in todo)
 
     for _ in run(jobs, places, estimate):
         pass
@@ -927,6 +966,8 @@ def main(argv=None) -> int:
 
     others = other_files()  # listed once: a file added during the run cannot count
     everything = [None, mutants.CONTROL, *(mutant for _, mutant in chosen)]
+    hints = read_hints(options.hints)
+    seed_hints(hints, Path(options.cells), everything[2:])
     results, counts = run_rows(everything, letters, options, others)
     baseline, control, results = results[0], results[1], results[2:]
 
@@ -989,6 +1030,8 @@ def main(argv=None) -> int:
     )
     if options.details:
         Path(options.details).write_text("\n".join(details) + "\n", encoding="utf-8")
+    if options.hints and not options.only and OTHER[0] in letters:  # a whole run: all hints
+        write_json(Path(options.hints), new_hints(hints, Path(options.cells), chosen, results))
     for problem in problems:
         print(f"PROBLEM: {problem}")
     return 1 if problems else 0

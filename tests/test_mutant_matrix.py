@@ -1,6 +1,7 @@
 """The matrix skips a cell only where its column cannot reach the planted bug: the skip logic of
 tests/mutant_matrix.py and tests/coverage_lines.py is conservative (no mutant run, seconds)."""
 
+import json
 import textwrap
 
 import coverage_lines
@@ -178,3 +179,52 @@ def test_every_planted_bug_can_be_judged_and_decorator_edits_always_run():
 def test_jobs_start_longest_first():
     jobs = [("a", 5.0), ("b", 50.0), ("c", 1.0), ("d", 20.0)]
     assert mutant_matrix.longest_first(jobs, lambda job: job[1]) == [1, 3, 0, 2]
+
+
+def fake_pool(seen: list):
+    """A stand-in for mutants.run_pool: records the jobs, answers every cell 'not caught'."""
+
+    def run_pool(function, jobs, workers):
+        seen.extend(jobs)
+        cells = [{letter: (False, 1.0, "") for letter in job[1]} for job in jobs]
+        return [{"cells": c, "error": None, "seconds": 0.0, "lines": None} for c in cells]
+
+    return run_pool
+
+
+def test_the_control_runs_p_for_the_unmutated_copy(tmp_path, monkeypatch):
+    """The unmutated copy runs every column but P; the control runs P (a comment edit: the same
+    code), so a whole run of the other tests happens once, not twice."""
+    seen = []
+    monkeypatch.setattr(mutants, "run_pool", fake_pool(seen))
+    options = type("Options", (), {"cells": str(tmp_path), "full": False, "fresh": True})
+    options.skip, options.workers = True, 2
+    bug = mutants.MUTANTS[0]
+    results, _ = mutant_matrix.run_rows([None, mutants.CONTROL, bug], "AP", options, [])
+    unmutated = [job[1] for job in seen if job[0] is None]
+    assert unmutated == ["A"], seen
+    assert [job[1] for job in seen if job[0] is mutants.CONTROL] == ["AP"]
+    assert set(results[0]["cells"]) == {"A"} and set(results[1]["cells"]) == {"A", "P"}
+
+
+def test_hints_order_p_on_a_fresh_folder_and_are_saved_again(tmp_path):
+    """The tests of P that failed first last time are tried first where no saved first catch
+    exists (a fresh clone); a saved one wins; the new hints keep only the bugs P caught."""
+    caught, missed = mutants.MUTANTS[0], mutants.MUTANTS[1]
+    path = tmp_path / "hints.json"
+    path.write_text(json.dumps({caught.name: ["tests/test_a.py::t"], "gone": "not a list"}))
+    hints = mutant_matrix.read_hints(str(path))
+    assert hints == {caught.name: ["tests/test_a.py::t"]}
+    assert mutant_matrix.read_hints(str(tmp_path / "absent.json")) == {}
+    folder = tmp_path / "cells"
+    mutant_matrix.seed_hints(hints, folder, [caught, missed])
+    assert mutant_matrix.p_order(caught, folder, "quick")["first"] == ["tests/test_a.py::t"]
+    assert mutant_matrix.p_order(missed, folder, "quick")["first"] == []
+    mutant_matrix.write_json(mutant_matrix.first_catch_path(folder, caught), ["tests/test_b.py::u"])
+    mutant_matrix.seed_hints(hints, folder, [caught])  # a saved first catch is not replaced
+    assert mutant_matrix.p_order(caught, folder, "quick")["first"] == ["tests/test_b.py::u"]
+    chosen = [(1, caught), (2, missed)]
+    results = [{"cells": {"P": (True, 2.0, "x")}}, {"cells": {"P": (False, 9.0, "")}}]
+    assert mutant_matrix.new_hints(hints, folder, chosen, results) == {
+        caught.name: ["tests/test_b.py::u"]
+    }
