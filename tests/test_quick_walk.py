@@ -1,0 +1,127 @@
+"""The quicker walk against the plain one (uopc/compiled.py, walk, against rewrite.py).
+
+Both walks rewrite the same graph, one after the other, each with a fresh compiled matcher over
+the same rules. Every question either walk asks is logged with its answer, each node named by
+its id; a node built during a walk is named by its place in the order of building (the first
+walk's nodes are freed before the second begins, so the second builds them again under new
+ids). The two logs, results, fired counters and outcomes must be the same: the same questions
+in the same order builds the same nodes in the same order. Each graph is also walked under a
+limit drawn below its number of questions, where both walks must stop at the same step with the
+same message (which names the rules fired so far) or both finish. Seeds are fixed.
+"""
+
+import os
+import random
+
+import pytest
+from common import gen_index_program, gen_program
+
+from uopc import I32, Ops, ParamArg, UOp, uop
+from uopc.compiled import CompiledMatcher, walk
+from uopc.fold import FOLD, INLINE
+from uopc.further import FURTHER
+from uopc.rewrite import RewriteLimit, UPat, _rewrite_to_fixed_point, graph_rewrite, rule
+from uopc.symbolic import FAST, SYM
+from uopc.textfmt import dumps
+
+FULL = os.environ.get("UOPC_FULL") == "1"
+GRAPHS = 3_000 if FULL else 300  # random programs of each generator and rule set
+STRICT = FOLD + INLINE + SYM
+RULE_SETS = {"strict": STRICT, "fast": STRICT + FAST, "further": STRICT + FURTHER}
+WALKS = {"plain": _rewrite_to_fixed_point, "quick": walk}
+
+
+def walk_record(walk, rules, root, limit=None):
+    """(questions and answers, outcome, fired) of one walk over root with a fresh matcher."""
+    pm = CompiledMatcher(rules)
+    base = next(uop._ids) + 1  # every node built from here on belongs to this walk
+
+    def name(u):
+        return u.id if u.id < base else ("built", u.id - base)
+
+    log = []
+
+    def logged(u, ctx=None):
+        answer = CompiledMatcher.rewrite(pm, u, ctx)
+        log.append((name(u), None if answer is None else name(answer)))
+        return answer
+
+    pm.rewrite = logged  # both walks read pm.rewrite once, when they start
+    try:
+        result = walk(root, pm, None, limit)
+        outcome = (name(result), text(result))
+    except RewriteLimit as stop:
+        outcome = ("stopped", str(stop))
+    return log, outcome, dict(pm.fired)
+
+
+def text(root) -> str:
+    try:
+        return dumps(root)
+    except Exception as error:  # a graph the text format cannot hold
+        return f"(not printable: {type(error).__name__})"
+
+
+def same_walks(rules, root, where: str, limit=None) -> int:
+    """Walk root both ways; assert the records agree; the number of questions asked."""
+    plain = walk_record(WALKS["plain"], rules, root, limit)
+    quick = walk_record(WALKS["quick"], rules, root, limit)
+    for part, a, b in zip(("questions", "outcome", "fired"), plain, quick, strict=True):
+        assert a == b, f"{where}, limit {limit}: the {part} differ\n{text(root)}"
+    return len(plain[0])
+
+
+GENERATORS = {  # gen_program with declared ranges on odd seeds, so range rules fire too
+    "gen_program": lambda r, seed: gen_program(r, ranges=seed % 2 == 1)[0],
+    "gen_index_program": lambda r, seed: gen_index_program(r)[0],
+}
+
+
+@pytest.mark.parametrize("name", list(RULE_SETS))
+@pytest.mark.parametrize("generator", list(GENERATORS))
+def test_random_graphs_walk_alike(name, generator):
+    for seed in range(GRAPHS):
+        r = random.Random(seed)
+        root = GENERATORS[generator](r, seed)
+        where = f"{name} rules, {generator} seed {seed}"
+        asked = same_walks(RULE_SETS[name], root, where)
+        same_walks(RULE_SETS[name], root, where, limit=r.randrange(asked + 1))
+
+
+def test_a_long_chain_walks_alike():
+    """Constants folded into a deep chain: quiet leaves first and last, replacements at once."""
+    x = UOp(Ops.PARAM, arg=ParamArg(0, I32))
+    node = x
+    for c in range(1, 3_001):
+        node = node + c if c % 3 else c + node
+    asked = same_walks(STRICT, node, "a chain of 3,000 additions")
+    for limit in (0, 1, 2, asked // 2, asked - 1):
+        same_walks(STRICT, node, "a chain of 3,000 additions", limit=limit)
+
+
+def test_a_loop_stops_alike_when_the_limit_scales():
+    """Two rules that undo each other: both walks pass the base limit, scale it by the graph's
+    size, and stop at the same step with the same message."""
+    x, y, z = UPat.var("x"), UPat.var("y"), UPat.var("z")
+    rules = []
+    rule("distribute", UPat(Ops.MUL, src=(UPat(Ops.ADD, src=(x, y)), z)), rules)(
+        lambda x, y, z: x * z + y * z
+    )
+    rule(
+        "factor", UPat(Ops.ADD, src=(UPat(Ops.MUL, src=(x, z)), UPat(Ops.MUL, src=(y, z)))), rules
+    )(lambda x, y, z: (x + y) * z)
+    start = gen_index_program(random.Random(0))[0]
+    plain = walk_record(WALKS["plain"], rules, (start + 1) * 3)
+    quick = walk_record(WALKS["quick"], rules, (start + 1) * 3)
+    assert plain[1][0] == "stopped" and "more than" in plain[1][1], plain[1]
+    assert plain == quick
+
+
+def test_the_compiled_matcher_walks_quickly_and_the_plain_one_plainly(monkeypatch):
+    calls = []
+    monkeypatch.setattr(CompiledMatcher, "walk", staticmethod(lambda *a: calls.append(a) or a[0]))
+    x = UOp(Ops.PARAM, arg=ParamArg(0, I32))
+    assert graph_rewrite(x + 0, CompiledMatcher(STRICT)) is not None and len(calls) == 1
+    from uopc.rewrite import PatternMatcher
+
+    assert graph_rewrite(x + 0, PatternMatcher(STRICT)) is x and len(calls) == 1
