@@ -1,7 +1,7 @@
 """The quicker walk against the plain one (uopc/compiled.py, walk, against rewrite.py).
 
-Both walks rewrite the same graph, one after the other, each with a fresh compiled matcher over
-the same rules. Every question either walk asks is logged with its answer, each node named by
+Both walks rewrite the same graph, one after the other, each with the same compiled matcher
+over the same rules, its fired counter emptied first. Every question either walk asks is logged with its answer, each node named by
 its id; a node built during a walk is named by its place in the order of building (the first
 walk's nodes are freed before the second begins, so the second builds them again under new
 ids). The two logs, results, fired counters and outcomes must be the same: the same questions
@@ -31,9 +31,23 @@ RULE_SETS = {"strict": STRICT, "fast": STRICT + FAST, "further": STRICT + FURTHE
 WALKS = {"plain": _rewrite_to_fixed_point, "quick": walk}
 
 
+MATCHERS: dict = {}  # one compiled matcher per rule list: compiling one takes milliseconds
+
+
+def fresh_matcher(rules) -> CompiledMatcher:
+    """The compiled matcher of rules, its fired counter emptied and its own rewrite restored."""
+    key = tuple(id(r) for r in rules)
+    if key not in MATCHERS:
+        MATCHERS[key] = (CompiledMatcher(rules), rules)  # the list kept, so its ids stay its own
+    pm = MATCHERS[key][0]
+    pm.fired.clear()  # the generated functions count into this very Counter
+    vars(pm).pop("rewrite", None)
+    return pm
+
+
 def walk_record(walk, rules, root, limit=None):
     """(questions and answers, outcome, fired) of one walk over root with a fresh matcher."""
-    pm = CompiledMatcher(rules)
+    pm = fresh_matcher(rules)
     base = next(uop._ids) + 1  # every node built from here on belongs to this walk
 
     def name(u):
