@@ -6,6 +6,9 @@ def graph_rewrite(root: UOp, pm: PatternMatcher, ctx=None, limit: int | None = N
     """Rewrite bottom-up to a fixed point: srcs first, then the node, then its replacement.
 
     `limit` caps the questions asked of the matcher; None scales it with root's graph."""
-    return _rewrite_to_fixed_point(root, pm, ctx, limit)
+    # speed only: a compiled matcher brings a quicker walk that asks the same questions in the
+    # same order (walk in uopc/compiled.py); the plain matcher walks as below
+    walk = getattr(pm, "walk", _rewrite_to_fixed_point)
+    return walk(root, pm, ctx, limit)
 
 
