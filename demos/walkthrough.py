@@ -8,7 +8,7 @@ stencil and interpreter-errors (Chapter 14). Every line is the same on every run
 claim that turns out false makes the program exit with a non-zero status.
 """
 
-from _common import block, claim, finish, param
+from _common import block, claim, finish, param, state
 
 import sys
 
@@ -134,6 +134,11 @@ def show_trace():
     rules = [name for _, _, name in matcher.steps]
     claim(rules == ["x*1", "x+0 (int)", "const fold"], "trace: the three steps")
     claim(result is x * 5, "trace: the result is x * 5")
+    state(
+        "walkthrough_firings",
+        len(matcher.steps),
+        "rules that fired while simplify's rules rewrote ((x*1)+0)*(2+3), one per step traced",
+    )
 
 
 # ---------------------------------------------------------------------------------------------
