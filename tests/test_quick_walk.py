@@ -1,26 +1,28 @@
 """The quicker walk against the plain one (uopc/compiled.py, walk, against rewrite.py).
 
 Both walks rewrite the same graph, one after the other, each with the same compiled matcher
-over the same rules, its fired counter emptied first. Every question either walk asks is logged with its answer, each node named by
-its id; a node built during a walk is named by its place in the order of building (the first
-walk's nodes are freed before the second begins, so the second builds them again under new
-ids). The two logs, results, fired counters and outcomes must be the same: the same questions
-in the same order builds the same nodes in the same order. Each graph is also walked under a
-limit drawn below its number of questions, where both walks must stop at the same step with the
-same message (which names the rules fired so far) or both finish. Seeds are fixed.
+over the same rules, its fired counter emptied first. Every question either walk asks is logged
+with its answer, each node named by its id; a node built during a walk is named by its place in
+the order of building (the first walk's nodes are freed before the second begins, so the second
+builds them again under new ids). The two logs, results, fired counters and outcomes must be
+the same: the same questions in the same order builds the same nodes in the same order. Each
+graph is also walked under a limit drawn below its number of questions, where both walks must
+stop at the same step with the same message (which names the rules fired so far) or both
+finish. Seeds are fixed.
 """
 
 import os
 import random
 
 import pytest
-from common import gen_index_program, gen_program
+from common import gen_index_program
+from test_compiled import GENERATORS, looping_rules
 
 from uopc import I32, Ops, ParamArg, UOp, uop
 from uopc.compiled import CompiledMatcher, walk
 from uopc.fold import FOLD, INLINE
 from uopc.further import FURTHER
-from uopc.rewrite import RewriteLimit, UPat, _rewrite_to_fixed_point, graph_rewrite, rule
+from uopc.rewrite import RewriteLimit, _rewrite_to_fixed_point, graph_rewrite
 from uopc.symbolic import FAST, SYM
 from uopc.textfmt import dumps
 
@@ -85,12 +87,6 @@ def same_walks(rules, root, where: str, limit=None) -> int:
     return len(plain[0])
 
 
-GENERATORS = {  # gen_program with declared ranges on odd seeds, so range rules fire too
-    "gen_program": lambda r, seed: gen_program(r, ranges=seed % 2 == 1)[0],
-    "gen_index_program": lambda r, seed: gen_index_program(r)[0],
-}
-
-
 @pytest.mark.parametrize("name", list(RULE_SETS))
 @pytest.mark.parametrize("generator", list(GENERATORS))
 def test_random_graphs_walk_alike(name, generator):
@@ -116,14 +112,7 @@ def test_a_long_chain_walks_alike():
 def test_a_loop_stops_alike_when_the_limit_scales():
     """Two rules that undo each other: both walks pass the base limit, scale it by the graph's
     size, and stop at the same step with the same message."""
-    x, y, z = UPat.var("x"), UPat.var("y"), UPat.var("z")
-    rules = []
-    rule("distribute", UPat(Ops.MUL, src=(UPat(Ops.ADD, src=(x, y)), z)), rules)(
-        lambda x, y, z: x * z + y * z
-    )
-    rule(
-        "factor", UPat(Ops.ADD, src=(UPat(Ops.MUL, src=(x, z)), UPat(Ops.MUL, src=(y, z)))), rules
-    )(lambda x, y, z: (x + y) * z)
+    rules = looping_rules()
     start = gen_index_program(random.Random(0))[0]
     plain = walk_record(WALKS["plain"], rules, (start + 1) * 3)
     quick = walk_record(WALKS["quick"], rules, (start + 1) * 3)
