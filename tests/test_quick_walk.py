@@ -37,13 +37,14 @@ MATCHERS: dict = {}  # one compiled matcher per rule list: compiling one takes m
 
 
 def fresh_matcher(rules) -> CompiledMatcher:
-    """The compiled matcher of rules, its fired counter emptied and its own rewrite restored."""
+    """The compiled matcher of rules, its fired counter emptied and its own functions restored."""
     key = tuple(id(r) for r in rules)
     if key not in MATCHERS:
-        MATCHERS[key] = (CompiledMatcher(rules), rules)  # the list kept, so its ids stay its own
-    pm = MATCHERS[key][0]
+        pm = CompiledMatcher(rules)
+        MATCHERS[key] = (pm, rules, dict(pm.compiled))  # the list kept, so its ids stay its own
+    pm, _rules, functions = MATCHERS[key]
     pm.fired.clear()  # the generated functions count into this very Counter
-    vars(pm).pop("rewrite", None)
+    pm.compiled = dict(functions)
     return pm
 
 
@@ -57,12 +58,17 @@ def walk_record(walk, rules, root, limit=None):
 
     log = []
 
-    def logged(u, ctx=None):
-        answer = CompiledMatcher.rewrite(pm, u, ctx)
-        log.append((name(u), None if answer is None else name(answer)))
-        return answer
+    def logged(function):
+        def ask(u, ctx):
+            answer = function(u, ctx)
+            log.append((name(u), None if answer is None else name(answer)))
+            return answer
 
-    pm.rewrite = logged  # both walks read pm.rewrite once, when they start
+        return ask
+
+    # the plain walk asks through pm.rewrite, which calls pm.compiled[op]; the quick walk calls
+    # pm.compiled[op] itself: logging each op's function logs both walks' questions
+    pm.compiled = {op: logged(function) for op, function in pm.compiled.items()}
     try:
         result = walk(root, pm, None, limit)
         outcome = (name(result), text(result))

@@ -14,7 +14,8 @@ it needs to. A constant under a new node is pushed, popped and settled in a step
 a rule's replacement is pushed and popped before its walk begins. `walk` settles a source that
 is a leaf of a quiet op (no rule looks at it) where the plain walk would pop it (the first such
 sources before the node's other sources are pushed, the last ones when the node comes back),
-and walks a replacement at once. Invariant: for every graph, rule list and limit, `walk` asks the
+and walks a replacement at once; it calls each op's generated function itself, where the plain
+walk goes through `rewrite`. Invariant: for every graph, rule list and limit, `walk` asks the
 same questions in the same order as the plain walk, so it builds the same nodes in the same
 order (ids included), counts the same steps, fires the same rules and gives the same result, or
 the same `RewriteLimit` with the same message (tests/test_quick_walk.py runs both side by side).
@@ -174,7 +175,7 @@ def walk(root, pm, ctx, limit):
 
     final: dict = {}  # every node finished so far -> its final form
     steps, cap = 0, limits[0]
-    ask, quiet = pm.rewrite, pm.quiet
+    ask, quiet = pm.compiled, pm.quiet  # each op's generated function, called directly
     stack = [(root, False, None)]  # (node, its sources are done, None) or (node, None, pair)
     push, pop = stack.append, stack.pop
     while stack:
@@ -233,7 +234,7 @@ def walk(root, pm, ctx, limit):
                 if rebuilt in final:  # met before, under another name
                     final[node] = final[rebuilt]
                     break
-            replacement = None if rebuilt.op in quiet else ask(rebuilt, ctx)
+            replacement = None if rebuilt.op in quiet else ask[rebuilt.op](rebuilt, ctx)
             steps += 1
             if steps > cap:
                 over(steps)

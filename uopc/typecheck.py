@@ -273,11 +273,14 @@ _BINARY_DTYPES = _binary_dtypes()
 
 
 def infer_quickly(op, src, arg):
-    """infer, with a shortcut for the commonest node: a binary op without arg over two
-    values, whose dtype is looked up (speed only: about a tenth of the time of simplifying
-    a long chain was the checker; tests/test_shortcuts.py checks that this agrees
-    with infer on every op and pair of dtypes)."""
-    if arg is None and len(src) == 2:
+    """infer, with shortcuts for the commonest nodes: a binary op without arg over two
+    values, whose dtype is looked up, and an int constant that fits int32 (speed only: about a
+    tenth of the time of simplifying a long chain was the checker; tests/test_shortcuts.py
+    checks that this agrees with infer on every op and pair of dtypes, and on constants)."""
+    if op is Ops.CONST:
+        if type(arg) is int and not src and INT_MIN <= arg <= INT_MAX:
+            return I32
+    elif arg is None and len(src) == 2:
         first, second = src
         if isinstance(first, UOp) and isinstance(second, UOp):
             dtype = _BINARY_DTYPES.get((op, first.dtype, second.dtype))

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from .dtypes import F32, INT_MAX, INT_MIN, VOID, Ptr
 from .ops import ALU, Ops
-from .ranges import fill_ranges
+from .ranges import fill_ranges_quickly
 from .semantics import f32, f32_bits
 
 ALU_SPACE = "ALU"
@@ -192,17 +192,23 @@ class UOp:
         the dtype of a node without arg that computes a value depends on its srcs' dtypes
         alone, so when those are unchanged the node's own dtype is right again and the check
         is not run; tests/test_shortcuts.py checks that this agrees with UOp(...)."""
-        if self.arg is not None or self.op not in ALU:
-            return UOp(self.op, src, self.arg)
-        for new, old in zip(src, self.src, strict=True):
-            if new.dtype is not old.dtype:
-                return UOp(self.op, src, self.arg)
-        bucket = TABLE[self.op]
+        op = self.op
+        if self.arg is not None or op not in ALU:
+            return UOp(op, src, self.arg)
+        old = self.src
+        if len(src) == 2 == len(old):  # the commonest case, without the loop
+            if src[0].dtype is not old[0].dtype or src[1].dtype is not old[1].dtype:
+                return UOp(op, src, None)
+        else:
+            for new, was in zip(src, old, strict=True):
+                if new.dtype is not was.dtype:
+                    return UOp(op, src, None)
+        bucket = TABLE[op]
         ref = bucket.get(src)
         node = None if ref is None else ref()
         if node is not None:
             return node
-        return UOp._build(self.op, src, None, self.dtype, bucket, src)
+        return UOp._build(op, src, None, self.dtype, bucket, src)
 
     @property
     def shape(self) -> tuple:
@@ -338,7 +344,7 @@ class UOp:
         """(vmin, vmax, safe), computed on first use and cached: every missing triple under
         self is filled in, srcs first, by one iterative walk."""
         if self._range is None:
-            fill_ranges(self)
+            fill_ranges_quickly(self)  # speed only: fill_ranges, sooner (end of ranges.py)
         return self._range
 
     # --8<-- [end:range_properties]
