@@ -135,7 +135,7 @@ def test_every_node_filled_srcs_first_gets_the_triple_the_table_gives():
             assert node.range == range_of(node), node
             quick += srcs_known and len(node.src) == 2 and node.dtype in (I32, BOOL)
     assert quick > 500
-    # each written-out row at the edges of int32: exact, then wrapping (anything goes)
+    # through the quick door at the edges of int32: exact, then wrapping (anything goes)
     small, big = param(0, I32, -3, 4), param(1, I32, 2**30, 2**31 - 1)
     assert (small + small).range == (-6, 8, True)
     assert (big + big).range == (-(2**31), 2**31 - 1, False)

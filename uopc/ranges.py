@@ -208,29 +208,6 @@ def range_of(u):
 # ---------------------------------------------------------------------------------------------
 
 
-def _add_quickly(a, b):
-    lo, hi = a[0] + b[0], a[1] + b[1]
-    if INT_MIN <= lo and hi <= INT_MAX:
-        return (lo, hi, a[2] and b[2])
-    return (INT_MIN, INT_MAX, False)
-
-
-def _mul_quickly(a, b):
-    products = (a[0] * b[0], a[0] * b[1], a[1] * b[0], a[1] * b[1])
-    lo, hi = min(products), max(products)
-    if INT_MIN <= lo and hi <= INT_MAX:
-        return (lo, hi, a[2] and b[2])
-    return (INT_MIN, INT_MAX, False)
-
-
-def _max_quickly(a, b):
-    return (max(a[0], b[0]), max(a[1], b[1]), a[2] and b[2])
-
-
-# the rows of _RANGES for an i32 node over two srcs, written out on the srcs' triples
-_QUICKLY = {Ops.ADD: _add_quickly, Ops.MUL: _mul_quickly, Ops.MAX: _max_quickly}
-
-
 def _leaf_range(u):
     """The triple of a leaf, cached: an int constant's at once, any other leaf's by range_of."""
     triple = (u.arg, u.arg, True) if type(u.arg) is int and u.op is Ops.CONST else range_of(u)
@@ -239,13 +216,11 @@ def _leaf_range(u):
 
 
 def fill_ranges_quickly(u) -> None:
-    """fill_ranges, sooner for a node over two srcs whose triples are known or are leaves.
-
-    Most nodes the rewrite asks about are such a node, and about a fifth of the time of
-    simplifying a long chain went to the walk and the list of fill_ranges and range_of. An
-    i32 ADD, MUL or MAX is computed by its row written out above, any other i32 or bool node
-    by its row of _RANGES; everything else goes to fill_ranges. tests/test_shortcuts.py checks
-    that every triple this gives is range_of's."""
+    """fill_ranges, sooner for an i32 or bool node over two srcs whose triples are known or
+    are leaves: its row of _RANGES is called at once, without the walk and the lists of
+    fill_ranges and range_of (the rewrite asks for the range of nearly every node it meets,
+    and most are such a node); everything else goes to fill_ranges. tests/test_shortcuts.py
+    checks that every triple this gives is range_of's."""
     src = u.src
     if len(src) == 2 and (u.dtype is I32 or u.dtype is BOOL):
         a, b = src
@@ -255,10 +230,6 @@ def fill_ranges_quickly(u) -> None:
         if second is None and not b.src:
             second = _leaf_range(b)
         if first is not None and second is not None:
-            quickly = _QUICKLY.get(u.op) if u.dtype is I32 else None
-            if quickly is not None:
-                _set(u, "_range", quickly(first, second))
-            else:
-                _set(u, "_range", _RANGES[u.op](u, (first, second), first[2] and second[2]))
+            _set(u, "_range", _RANGES[u.op](u, (first, second), first[2] and second[2]))
             return
     fill_ranges(u)

@@ -136,7 +136,6 @@ ARG_TABLE: dict = {op: _Bucket() for op in Ops}  # the others, by arg key or (sr
 # The node
 # ---------------------------------------------------------------------------------------------
 
-_set = object.__setattr__
 _ids = itertools.count()
 
 
@@ -173,12 +172,12 @@ class UOp:
     def _build(cls, op, src, arg, dtype, bucket, key) -> "UOp":
         """A new node with a checked dtype, entered in its bucket of the table."""
         node = object.__new__(cls)
-        _set(node, "op", op)
-        _set(node, "src", src)
-        _set(node, "arg", arg)
-        _set(node, "dtype", dtype)
-        _set(node, "id", next(_ids))
-        _set(node, "_range", None)
+        _set_op(node, op)  # each field through its slot's own setter: see FIELD_SETTERS
+        _set_src(node, src)
+        _set_arg(node, arg)
+        _set_dtype(node, dtype)
+        _set_id(node, next(_ids))
+        _set_range(node, None)
         ref = bucket[key] = _Ref(node, bucket.forget)
         ref.key = key
         return node
@@ -348,6 +347,13 @@ class UOp:
         return self._range
 
     # --8<-- [end:range_properties]
+
+
+# A node refuses assignment (UOp.__setattr__), so _build sets its fields through the setters of
+# their slots, looked up once here: object.__setattr__(node, "op", op) would search the class
+# for the name on every call, about a twentieth of the time of simplifying a long chain.
+FIELD_SETTERS = {name: UOp.__dict__[name].__set__ for name in UOp.__slots__[:-1]}
+_set_op, _set_src, _set_arg, _set_dtype, _set_id, _set_range = FIELD_SETTERS.values()
 
 
 def collector_paused(function):
