@@ -154,3 +154,29 @@ def test_generated_source_reads_as_the_rules():
     assert source.startswith("def rewrite_FLOORDIV(u, ctx):")
     assert "    # x//c trivial\n" in source and "fired['x//c trivial'] += 1" in source
     assert CompiledMatcher(SYM).source[Ops.SINK] == "def rewrite_SINK(u, ctx):\n    return None"
+
+
+def test_the_arity_table_is_the_checkers():
+    """ARITY says how many srcs a node of each value op has: the checker must refuse every
+    other number for every mix of value dtypes, and accept that number for some mix."""
+    from itertools import product
+
+    from uopc.compiled import ARITY
+    from uopc.dtypes import VALUE_DTYPES
+    from uopc.uop import UOpError
+
+    values = [UOp(Ops.PARAM, arg=ParamArg(slot, d)) for slot, d in enumerate(VALUE_DTYPES)]
+    arg = {Ops.CAST: VALUE_DTYPES[1]}  # CAST takes its target dtype as its arg
+    for op, count in ARITY.items():
+        accepted = set()
+        for n in range(5):
+            for src in product(values, repeat=n):
+                try:
+                    UOp(op, src, arg.get(op))
+                    accepted.add(n)
+                except UOpError:
+                    pass
+        assert accepted == {count}, (op, accepted)
+    # a pattern over a fixed-arity op binds its srcs without a length test; others keep it
+    source = CompiledMatcher(SYM).source
+    assert "len(" not in source[Ops.NEG] and "(r1_s0 := u.src) and" in source[Ops.NEG]

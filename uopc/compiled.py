@@ -75,7 +75,7 @@ def function_source(op: Ops, rules: list, names: dict) -> str:
     lines = [f"def rewrite_{op.name}(u, ctx):"]
     for number, r in enumerate(rules):
         code = PatternCode(f"r{number}", names)
-        tests = code.tests(r.pat, "u", top=True)
+        tests = code.tests(r.pat, "u", top=op)
         arguments = call_arguments(r, code.bound)
         fn = code.constant(r.fn, "fn")
         lines += [
@@ -103,6 +103,17 @@ def call_arguments(r, bound: dict) -> list[str]:
     return [f"{name}={expression}" for name, expression in given.items()]
 
 
+# Speed only: how many srcs the checker lets a node of each ALU op have (typecheck refuses any
+# other number, so every node has it): a pattern over such an op needs no test of its length,
+# only the binding of its srcs. tests/test_compiled.py checks this against the checker.
+ARITY = {
+    **{op: 1 for op in (Ops.CAST, Ops.NEG, Ops.RECIP, Ops.EXP2, Ops.LOG2)},
+    **{op: 2 for op in (Ops.ADD, Ops.MUL, Ops.MAX, Ops.CMPLT, Ops.CMPNE)},
+    **{op: 2 for op in (Ops.FLOORDIV, Ops.FLOORMOD)},
+    Ops.WHERE: 3,
+}
+
+
 # --8<-- [start:pattern_code]
 class PatternCode:
     """The tests of one pattern as Python expressions, in the order `UPat.match` makes them.
@@ -123,9 +134,11 @@ class PatternCode:
         self.names[name] = value
         return name
 
-    def tests(self, pat: UPat, node: str, top: bool = False) -> list[str]:
+    def tests(self, pat: UPat, node: str, top: Ops | None = None) -> list[str]:
+        """The tests of pat on the node named `node`; top is the op of the node at the top,
+        which the function's own op fixes (rules are indexed by op)."""
         tests = []
-        if pat.op is not None and not top:  # the top op is known: rules are indexed by op
+        if pat.op is not None and top is None:
             tests.append(self._op_test(pat.op, node))
         if pat.dtype is not None:
             tests.append(f"{node}.dtype in {self.constant(pat.dtype, 'dtypes')}")
@@ -134,7 +147,11 @@ class PatternCode:
         if pat.src is not None:
             srcs = f"{self.prefix}_s{self.tuples}"
             self.tuples += 1
-            tests.append(f"len({srcs} := {node}.src) == {len(pat.src)}")
+            ops = (top,) if top is not None else pat.op or ()
+            if ops and all(ARITY.get(op) == len(pat.src) for op in ops):
+                tests.append(f"({srcs} := {node}.src)")  # its op fixes the number: bind only
+            else:
+                tests.append(f"len({srcs} := {node}.src) == {len(pat.src)}")
             for position, src_pat in enumerate(pat.src):
                 tests += self.tests(src_pat, f"{srcs}[{position}]")
         if pat.name is not None:
