@@ -64,6 +64,7 @@ from bench_graphs import (  # noqa: E402
     graphs_block,
     interleaved,
     measure,
+    node_parts,
     reference,
     same_as_common,
     traced_build,
@@ -170,6 +171,7 @@ def graphs_data(sizes, data, memory, doubled) -> dict:
         "distinct": uopc["before"]["distinct"],
         "traced_bytes": memory["uopc"]["traced_bytes"],
         "bytes_per_distinct_node": memory["uopc"]["bytes_per_distinct_node"],
+        "node_parts": memory["uopc"]["parts"],
         "simplify_seconds": uopc["simplify"]["wall"],
         "simplify_seconds_cpu": uopc["simplify"]["cpu"],
         "nodes_per_second": uopc["nodes_per_second"],
@@ -224,6 +226,7 @@ def run(args) -> int:
     expressions = gen_expressions(sizes["expressions"])
     # memory first: nothing else built yet in either library (only tinygrad's import)
     memory = {lib.name: traced_build(lib, expressions) for lib in libs}
+    memory["uopc"]["parts"] = node_parts()
     gc.collect()
     same_as_common(expressions)
 

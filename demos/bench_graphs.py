@@ -13,6 +13,7 @@ import itertools
 import operator
 import random
 import statistics
+import sys
 import tracemalloc
 import weakref
 
@@ -363,6 +364,30 @@ def traced_build(lib, expressions) -> dict:
     return {"traced_bytes": traced, "distinct": distinct, "bytes_per_distinct_node": per_node}
 
 
+def node_parts(count: int = 2_000) -> dict:
+    """Bytes of one new i32 ADD node, part by part: the node, its src tuple, its id, the weak
+    reference the table holds it by, and (what tracemalloc sees beyond those, per node) the
+    table's entry. The nodes are x + c over constants built before the trace starts."""
+    x = UOp(Ops.PARAM, arg=ParamArg(0, I32))
+    constants = [UOp.const(1_000_000 + k) for k in range(count)]  # ids and values above 256
+    gc.collect()
+    tracemalloc.start()
+    nodes = [x + c for c in constants]
+    traced, _peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    one = nodes[-1]
+    (ref,) = weakref.getweakrefs(one)  # the table's, the only one
+    parts = {
+        "node": sys.getsizeof(one),
+        "src tuple": sys.getsizeof(one.src),
+        "id": sys.getsizeof(one.id),
+        "weak reference": sys.getsizeof(ref),
+    }
+    per_node = (traced - sys.getsizeof(nodes)) / count
+    parts["table entry"] = round(per_node - sum(parts.values()))
+    return parts
+
+
 # ---------------------------------------------------------------------------------------------
 # Block `graphs`
 # ---------------------------------------------------------------------------------------------
@@ -442,6 +467,8 @@ def graphs_block(sizes, memory, entry, doubled) -> list[str]:
         f"  distinct nodes: {before['distinct']:,}",
         f"  memory traced while building: {memory['traced_bytes'] / 1024:,.0f} KiB  {MACHINE}",
         f"  bytes per distinct node: {memory['bytes_per_distinct_node']:,.0f}  {MACHINE}",
+        "  one new i32 ADD node, by part (bytes):  " + MACHINE,
+        "    " + ", ".join(f"{part} {size}" for part, size in memory["parts"].items()),
         f"  simplify all {n:,}: {speed['wall'] * 1000:,.0f} ms wall, "
         f"{speed['cpu'] * 1000:,.0f} ms cpu  {MACHINE}",
         f"  nodes per second (cpu): {entry['nodes_per_second_cpu']:,.0f}  {MACHINE}",

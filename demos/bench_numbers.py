@@ -70,6 +70,11 @@ def state_tinygrad(tinygrad: dict) -> None:
     memory = tinygrad["memory"]["tinygrad"]
     bytes_per_node = round(memory["bytes_per_distinct_node"])
     state("bench_tinygrad_bytes_per_node", bytes_per_node, f"tinygrad's bytes per node {MACHINE}")
+    allowed = int(TARGETS["bytes_per_distinct_node"][1] * memory["bytes_per_distinct_node"])
+    state("bench_bytes_allowed", allowed, f"the most bytes per node the target allows {MACHINE}")
+    total = sum(tinygrad["memory"]["uopc"]["parts"].values())
+    above = "above" if total > allowed else "within"
+    state("bench_parts_vs_allowed", above, f"one ADD node's parts above or within that {MACHINE}")
     ratio = f"{figures['bytes_per_distinct_node']['uopc_over_tinygrad']:.2f}"
     state(
         "bench_bytes_ratio", ratio, f"uopc/tinygrad bytes per distinct node, one measure {MACHINE}"
@@ -148,6 +153,17 @@ def state_graphs(graphs: dict) -> None:
     state("bench_graph_kib", round(graphs["traced_bytes"] / 1024), f"KiB to build them {MACHINE}")
     bytes_per_node = round(graphs["bytes_per_distinct_node"])
     state("bench_bytes_per_node", bytes_per_node, f"bytes per distinct node {MACHINE}")
+    parts = graphs["node_parts"]
+    for key, part, what in (
+        ("bench_part_node", "node", "the node object itself"),
+        ("bench_part_src", "src tuple", "its tuple of two srcs"),
+        ("bench_part_id", "id", "its id, an int"),
+        ("bench_part_weakref", "weak reference", "the weak reference the table holds it by"),
+        ("bench_part_entry", "table entry", "its share of the table's dict"),
+    ):
+        state(key, parts[part], f"bytes of one new i32 ADD node: {what} {MACHINE}")
+    total = sum(parts.values())
+    state("bench_part_total", total, f"bytes of one new i32 ADD node, its five parts {MACHINE}")
     milliseconds = round(graphs["simplify_seconds_cpu"] * 1000)
     state("bench_simplify_ms", milliseconds, f"ms of cpu to simplify them all {MACHINE}")
     speed = round(graphs["nodes_per_second_cpu"])

@@ -90,6 +90,9 @@ def test_quick_bench_prints_every_block_and_writes_every_key(tmp_path):
     assert graphs["further_points_checked"] == 512 * graphs["expressions"]
     assert 0 < graphs["nodes_after"] and graphs["distinct"] <= graphs["nodes"]
     assert positive_numbers([graphs["bytes_per_distinct_node"], graphs["nodes_per_second"]])
+    parts = graphs["node_parts"]  # one new ADD node: the node, its srcs, id, weak ref, entry
+    assert list(parts) == ["node", "src tuple", "id", "weak reference", "table entry"]
+    assert positive_numbers(list(parts.values()))
     assert positive_numbers([graphs["simplify_seconds_cpu"], graphs["nodes_per_second_cpu"]])
 
     tinygrad = data["tinygrad"]

@@ -137,6 +137,7 @@ ARG_TABLE: dict = {op: _Bucket() for op in Ops}  # the others, by arg key or (sr
 # ---------------------------------------------------------------------------------------------
 
 _ids = itertools.count()
+_ALU_OPS = frozenset(ALU)  # for replace_src: a set answers `in` at once, the tuple op by op
 
 
 # --8<-- [start:uop_new]
@@ -192,7 +193,7 @@ class UOp:
         alone, so when those are unchanged the node's own dtype is right again and the check
         is not run; tests/test_shortcuts.py checks that this agrees with UOp(...)."""
         op = self.op
-        if self.arg is not None or op not in ALU:
+        if self.arg is not None or op not in _ALU_OPS:
             return UOp(op, src, self.arg)
         old = self.src
         if len(src) == 2 == len(old):  # the commonest case, without the loop
