@@ -216,20 +216,34 @@ def _leaf_range(u):
 
 
 def fill_ranges_quickly(u) -> None:
-    """fill_ranges, sooner for an i32 or bool node over two srcs whose triples are known or
-    are leaves: its row of _RANGES is called at once, without the walk and the lists of
-    fill_ranges and range_of (the rewrite asks for the range of nearly every node it meets,
-    and most are such a node); everything else goes to fill_ranges. tests/test_shortcuts.py
-    checks that every triple this gives is range_of's."""
-    src = u.src
-    if len(src) == 2 and (u.dtype is I32 or u.dtype is BOOL):
-        a, b = src
-        first, second = a._range, b._range
-        if first is None and not a.src:
-            first = _leaf_range(a)
-        if second is None and not b.src:
-            second = _leaf_range(b)
-        if first is not None and second is not None:
-            _set(u, "_range", _RANGES[u.op](u, (first, second), first[2] and second[2]))
-            return
+    """fill_ranges, sooner for an i32 or bool node whose srcs have their triples or are leaves:
+    its row of _RANGES is called at once, without the walk and the lists of fill_ranges and
+    range_of (the rewrite asks for the range of nearly every node it meets, and most are such a
+    node); everything else goes to fill_ranges. The commonest case, two srcs, has its own
+    lines. tests/test_shortcuts.py checks that every triple this gives is range_of's."""
+    if u.dtype is I32 or u.dtype is BOOL:
+        src = u.src
+        if len(src) == 2:
+            a, b = src
+            first, second = a._range, b._range
+            if first is None and not a.src:
+                first = _leaf_range(a)
+            if second is None and not b.src:
+                second = _leaf_range(b)
+            if first is not None and second is not None:
+                _set(u, "_range", _RANGES[u.op](u, (first, second), first[2] and second[2]))
+                return
+        else:
+            triples = []
+            for s in src:
+                triple = s._range
+                if triple is None:
+                    if s.src:
+                        break  # a src with srcs of its own and no triple: the walk's case
+                    triple = _leaf_range(s)
+                triples.append(triple)
+            else:
+                safe = all(triple[2] for triple in triples)
+                _set(u, "_range", _RANGES[u.op](u, triples, safe))
+                return
     fill_ranges(u)
