@@ -3,7 +3,7 @@ def function_source(op: Ops, rules: list, names: dict) -> str:
     lines = [f"def rewrite_{op.name}(u, ctx):"]
     for number, r in enumerate(rules):
         code = PatternCode(f"r{number}", names)
-        tests = code.tests(r.pat, "u", top=True)
+        tests = code.tests(r.pat, "u", top=op)
         arguments = call_arguments(r, code.bound)
         fn = code.constant(r.fn, "fn")
         lines += [

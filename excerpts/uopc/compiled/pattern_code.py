@@ -17,9 +17,11 @@ class PatternCode:
         self.names[name] = value
         return name
 
-    def tests(self, pat: UPat, node: str, top: bool = False) -> list[str]:
+    def tests(self, pat: UPat, node: str, top: Ops | None = None) -> list[str]:
+        """The tests of pat on the node named `node`; top is the op of the node at the top,
+        which the function's own op fixes (rules are indexed by op)."""
         tests = []
-        if pat.op is not None and not top:  # the top op is known: rules are indexed by op
+        if pat.op is not None and top is None:
             tests.append(self._op_test(pat.op, node))
         if pat.dtype is not None:
             tests.append(f"{node}.dtype in {self.constant(pat.dtype, 'dtypes')}")
@@ -28,7 +30,11 @@ class PatternCode:
         if pat.src is not None:
             srcs = f"{self.prefix}_s{self.tuples}"
             self.tuples += 1
-            tests.append(f"len({srcs} := {node}.src) == {len(pat.src)}")
+            ops = (top,) if top is not None else pat.op or ()
+            if ops and all(ARITY.get(op) == len(pat.src) for op in ops):
+                tests.append(f"({srcs} := {node}.src)")  # its op fixes the number: bind only
+            else:
+                tests.append(f"len({srcs} := {node}.src) == {len(pat.src)}")
             for position, src_pat in enumerate(pat.src):
                 tests += self.tests(src_pat, f"{srcs}[{position}]")
         if pat.name is not None:
