@@ -1,10 +1,11 @@
 class PatternCode:
     """The tests of one pattern as Python expressions, in the order `UPat.match` makes them.
 
-    A src tuple is bound once with `:=` in its length test (`len(r0_s := u.src) == 2`), so a
-    src is an index into it (`r0_s[1]`); a name is bound to the expression of the first node
-    it meets, and a later use of the same name becomes an identity test. Other values (op
-    sets, dtypes, arg keys, the rule's function) are looked up by name in `names`.
+    A src tuple is bound once with `:=` (`(r0_s := u.src)`, inside a length test unless the op
+    fixes the number: ARITY), so a src is an index into it (`r0_s[1]`); a name is bound to the
+    expression of the first node it meets, and a later use of the same name becomes an identity
+    test. Other values (op sets, dtypes, arg keys, the rule's function) are looked up by name
+    in `names`.
     """
 
     def __init__(self, prefix: str, names: dict):
