@@ -1,9 +1,11 @@
 """uopc: a small compiler from graphs of scalar arithmetic to C.
 
 Re-exports the names a program needs most; everything else is imported from its module.
+Importing the package installs the speed overlay (`uopc.speed`): tested twins of a few plain
+functions, which `uopc.speed.uninstall()` takes away again.
 """
 
-from . import typecheck  # noqa: F401  (hands the type checker to UOp: see its docstring)
+from . import speed
 from .dtypes import BOOL, F32, I32, INT_MAX, INT_MIN, VOID, DType, Ptr
 from .ops import ALU, Ops
 from .uop import CallArg, ParamArg, UOp, UOpError
@@ -24,3 +26,5 @@ __all__ = [
     "UOp",
     "UOpError",
 ]
+
+speed.install()

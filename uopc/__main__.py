@@ -16,7 +16,7 @@ import os
 import sys
 from typing import NamedTuple
 
-from . import runtime
+from . import runtime, speed
 from .dtypes import BOOL, F32, I32, INT_MAX, INT_MIN, VOID, Ptr
 from .interp import run_call
 from .ops import Ops
@@ -180,17 +180,11 @@ def print_stats(root: UOp, result: UOp, fired: collections.Counter, matcher) -> 
 
 
 def symbolic(further=False):
-    """uopc.symbolic (or uopc.further), imported by the one command that needs it: its matchers
-    are built at import from UOPC_MATCHER, and a bad setting must be one line, not every
-    command's traceback."""
-    try:
-        from . import symbolic as module
+    """uopc.symbolic (or uopc.further), imported by the one command that needs its rules."""
+    from . import further as further_module
+    from . import symbolic as symbolic_module
 
-        if further:
-            from . import further as module
-    except ValueError as error:  # UOPC_MATCHER is neither 'compiled' nor 'plain'
-        raise CliError(shorten(str(error))) from None
-    return module
+    return further_module if further else symbolic_module
 
 
 def cmd_simplify(args) -> None:
@@ -494,6 +488,9 @@ COMMANDS = {
 }
 
 
+PLAIN_HELP = "run the plain code the chapters show, without the speed overlay (uopc.speed)"
+
+
 def make_parser() -> tuple[Parser, dict]:
     """The parser of `python -m uopc`, and the parser of each command by name."""
     parser = Parser(prog="python -m uopc", description=__doc__.split("\n")[0])
@@ -504,6 +501,7 @@ def make_parser() -> tuple[Parser, dict]:
         sub.add_argument("file", metavar="FILE", help="a program in the text format, - for stdin")
         for flags, settings in command.options:
             sub.add_argument(*flags, **settings)
+        sub.add_argument("--plain", action="store_true", help=PLAIN_HELP)
         subparsers[name] = sub
     return parser, subparsers
 
@@ -535,6 +533,8 @@ def fail(message: str) -> int:
 
 def main(argv=None) -> int:
     args = parse_arguments(sys.argv[1:] if argv is None else list(argv))
+    if args.plain:
+        speed.uninstall()
     try:
         COMMANDS[args.command][0](args)
         sys.stdout.flush()  # a full disk shows here, not in Python's flush at exit

@@ -1,14 +1,13 @@
 """Constant folding, parameter substitution and call inlining.
 
 Relies on `semantics` (folding runs the contract itself, so it cannot disagree with the
-interpreter), `uop`, `rewrite` and `compiled`. Invariant: inlining substitutes every parameter
+interpreter), `uop` and `rewrite`. Invariant: inlining substitutes every parameter
 at once, so an argument that is itself a parameter is never substituted a second time.
 """
 
-from .compiled import matcher
 from .dtypes import VALUE_DTYPES, DType
 from .ops import ALU, Ops
-from .rewrite import UPat, rule
+from .rewrite import PatternMatcher, UPat, rule
 from .semantics import eval_op
 from .uop import ALU_SPACE, UOp
 
@@ -73,5 +72,5 @@ def inline_call(c):
     return None
 
 
-fold = matcher(FOLD + INLINE)  # compiled unless UOPC_MATCHER=plain
+fold = PatternMatcher(FOLD + INLINE)
 # --8<-- [end:inline]

@@ -1,6 +1,6 @@
 """Rules beyond the book: an opt-in set of further integer rewrite rules, off by default.
 
-Relies on `rewrite`, `compiled`, `symbolic` (its strict rules and its `split`) and on the
+Relies on `rewrite`, `symbolic` (its strict rules and its `split`) and on the
 ranges of `ranges` through a node's `vmin`, `vmax` and `safe`. Invariant: like a strict rule,
 every rule of FURTHER returns a node that is `same` as the node it replaces on every input,
 and each is proved by z3 claims of the same name (tests/proofs.py --further). The set is off by
@@ -15,13 +15,12 @@ linear form back into a sum uses only ADD, MUL and NEG, and i32 with wrapping + 
 
 import math
 
-from .compiled import matcher
-from .dtypes import I32
+from .dtypes import I32, INT_MAX, INT_MIN
 from .ops import Ops
-from .rewrite import UPat, graph_rewrite, rule
+from .rewrite import PatternMatcher, UPat, graph_rewrite, rule
 from .semantics import wrap32
 from .symbolic import FAST, default, split
-from .uop import INT_MAX, INT_MIN, UOp
+from .uop import UOp
 
 FURTHER: list = []
 
@@ -308,8 +307,8 @@ def sum_less(d, n):
 # After the strict rules: each node meets the book's rules first, so they fire where they
 # always did, and the further rules (which walk whole sums) see only the canonical forms that
 # the strict rules leave, and only when none of those fired.
-further = default + matcher(FURTHER)  # compiled unless UOPC_MATCHER=plain
-further_fast = further + matcher(FAST)
+further = default + PatternMatcher(FURTHER)
+further_fast = further + PatternMatcher(FAST)
 
 
 def simplify_further(root: UOp, fast_math: bool = False) -> UOp:

@@ -1,12 +1,11 @@
 """The reference interpreter: `evaluate` for value graphs, `run_call` for calls that use memory.
 
-Relies on `eval_op` (and `f32` for reading inputs) from `semantics`, on `toposort` and (for
-speed only) `collector_paused` from `uop`, and on the op and dtype names; it shares nothing else
-with the package, so it can check the rules and the renderer instead of repeating their
-mistakes. Invariants: every node is computed once, after its srcs, in a loop over a sorted
-list (never a recursion on the graph's depth); a CALL's body runs with the call's argument
-values, never with the caller's environment; every value that enters from outside (a
-parameter, a buffer element) is first made a contract value.
+Relies on `eval_op` (and `f32` for reading inputs) from `semantics`, on the node's `toposort`,
+and on the op and dtype names; it shares nothing else with the package, so it can check the
+rules and the renderer instead of repeating their mistakes. Invariants: every node is computed
+once, after its srcs, in a loop over a sorted list (never a recursion on the graph's depth); a
+CALL's body runs with the call's argument values, never with the caller's environment; every
+value that enters from outside (a parameter, a buffer element) is first made a contract value.
 """
 
 import operator
@@ -14,7 +13,6 @@ import operator
 from .dtypes import BOOL, F32, I32, INT_MAX, INT_MIN, VALUE_DTYPES, Ptr
 from .ops import ALU, Ops
 from .semantics import eval_op, f32
-from .uop import collector_paused
 
 # ---------------------------------------------------------------------------------------------
 # Values that enter from outside
@@ -72,7 +70,6 @@ EVALUATE = {
 }
 
 
-@collector_paused  # speed only: see collector_paused
 def evaluate(root, env: dict):
     """The value of root with env mapping each PARAM slot to a Python value."""
     values = {}

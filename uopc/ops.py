@@ -52,30 +52,3 @@ ALU = (
 # not quite commutative (nan, signed zeros), which the rule that uses this set checks.
 COMMUTATIVE = (Ops.ADD, Ops.MUL, Ops.CMPNE, Ops.MAX)
 # --8<-- [end:ops]
-
-# Speed only: members are singletons compared by identity, so the identity hash is right, and
-# it is computed in C; Enum's own __hash__ is Python code, and every table lookup hashes an op.
-Ops.__hash__ = object.__hash__
-
-
-# Speed only: in Python 3.11 EnumType, the class of every Enum, defines __getattr__ (a fallback,
-# deprecated since, for a member missing from the class's dict), and a class whose metaclass
-# has one is read slowly: each `Ops.CONST` took about 70 ns against about 15 for an attribute of
-# a plain class, and the rules and the node's constructor read such names on nearly every node.
-# Ops is given a metaclass with all of EnumType's methods but that fallback (every member of Ops
-# is in its dict, so it never served) and the three that only build or guard the class; the
-# Pythons that dropped the fallback keep Ops as it is. tests/test_ops.py checks that Ops still
-# behaves as an Enum wherever the project uses it.
-def _without_getattr_fallback(enum_class) -> None:
-    meta = type(enum_class)
-    if "__getattr__" not in vars(enum.EnumType):
-        return
-    kept = {
-        name: value
-        for name, value in vars(meta).items()
-        if name not in ("__getattr__", "__setattr__", "__delattr__", "__new__", "__prepare__")
-    }
-    enum_class.__class__ = type("LeanEnumType", (type,), {**kept, "__module__": __name__})
-
-
-_without_getattr_fallback(Ops)

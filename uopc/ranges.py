@@ -2,7 +2,7 @@
 
 Relies on `ops` and `dtypes` only: a node is read through its fields (op, src, arg, dtype and
 its cached triple `_range`), so this module needs nothing of the node's class, and `uop`, whose
-`vmin`, `vmax` and `safe` call `fill_ranges_quickly` (the end of this module), imports it.
+`vmin`, `vmax` and `safe` call `fill_ranges`, imports it.
 Invariants: a node's triple is computed once, after every src's triple, and cached in the node;
 safe means that the wrapped int32 value of the node is its exact value.
 """
@@ -164,14 +164,6 @@ def fill_ranges(u) -> None:
 
     An iterative walk that stops at cached triples: a node is computed once all its srcs
     have theirs, so usually only u itself and a new constant or two are visited."""
-    for src in u.src:  # the common case, without the stack: srcs known, or leaves
-        if src._range is None:
-            if src.src:
-                break
-            _set(src, "_range", range_of(src))
-    else:
-        _set(u, "_range", range_of(u))
-        return
     stack = [u]
     while stack:
         node = stack[-1]
@@ -201,49 +193,3 @@ def range_of(u):
 
 
 # --8<-- [end:range_of]
-
-
-# ---------------------------------------------------------------------------------------------
-# Speed only: the triple of the commonest node at once
-# ---------------------------------------------------------------------------------------------
-
-
-def _leaf_range(u):
-    """The triple of a leaf, cached: an int constant's at once, any other leaf's by range_of."""
-    triple = (u.arg, u.arg, True) if type(u.arg) is int and u.op is Ops.CONST else range_of(u)
-    _set(u, "_range", triple)
-    return triple
-
-
-def fill_ranges_quickly(u) -> None:
-    """fill_ranges, sooner for an i32 or bool node whose srcs have their triples or are leaves:
-    its row of _RANGES is called at once, without the walk and the lists of fill_ranges and
-    range_of (the rewrite asks for the range of nearly every node it meets, and most are such a
-    node); everything else goes to fill_ranges. The commonest case, two srcs, has its own
-    lines. tests/test_shortcuts.py checks that every triple this gives is range_of's."""
-    if u.dtype is I32 or u.dtype is BOOL:
-        src = u.src
-        if len(src) == 2:
-            a, b = src
-            first, second = a._range, b._range
-            if first is None and not a.src:
-                first = _leaf_range(a)
-            if second is None and not b.src:
-                second = _leaf_range(b)
-            if first is not None and second is not None:
-                _set(u, "_range", _RANGES[u.op](u, (first, second), first[2] and second[2]))
-                return
-        else:
-            triples = []
-            for s in src:
-                triple = s._range
-                if triple is None:
-                    if s.src:
-                        break  # a src with srcs of its own and no triple: the walk's case
-                    triple = _leaf_range(s)
-                triples.append(triple)
-            else:
-                safe = all(triple[2] for triple in triples)
-                _set(u, "_range", _RANGES[u.op](u, triples, safe))
-                return
-    fill_ranges(u)

@@ -11,7 +11,7 @@ import inspect
 from typing import NamedTuple
 
 from .ops import Ops
-from .uop import UOp, arg_key, collector_paused
+from .uop import UOp, arg_key
 
 
 class _Any:
@@ -165,15 +165,11 @@ def count_nodes(root: UOp) -> int:
 FIRST_VISIT, SRCS_DONE, REPLACEMENT_DONE = 0, 1, 2
 
 
-@collector_paused  # speed only: see collector_paused in uopc/uop.py
 def graph_rewrite(root: UOp, pm: PatternMatcher, ctx=None, limit: int | None = None) -> UOp:
     """Rewrite bottom-up to a fixed point: srcs first, then the node, then its replacement.
 
     `limit` caps the questions asked of the matcher; None scales it with root's graph."""
-    # speed only: a compiled matcher brings a quicker walk that asks the same questions in the
-    # same order (walk in uopc/compiled.py); the plain matcher walks as below
-    walk = getattr(pm, "walk", _rewrite_to_fixed_point)
-    return walk(root, pm, ctx, limit)
+    return _rewrite_to_fixed_point(root, pm, ctx, limit)
 
 
 # --8<-- [end:graph_rewrite]

@@ -8,13 +8,12 @@ the specification, because the rules are not confluent.
 
 import math
 
-from .compiled import matcher
-from .dtypes import BOOL, F32, I32
+from .dtypes import BOOL, F32, I32, INT_MAX
 from .fold import fold
 from .ops import ALU, COMMUTATIVE, Ops
-from .rewrite import UPat, graph_rewrite, rule
+from .rewrite import PatternMatcher, UPat, graph_rewrite, rule
 from .semantics import wrap32
-from .uop import INT_MAX, UOp
+from .uop import UOp
 
 SYM: list = []
 FAST: list = []
@@ -374,8 +373,8 @@ def fast_add_negation(x):
 # --8<-- [end:fast]
 
 # --8<-- [start:simplify]
-default = fold + matcher(SYM)  # compiled unless UOPC_MATCHER=plain
-fast = default + matcher(FAST)
+default = fold + PatternMatcher(SYM)
+fast = default + PatternMatcher(FAST)
 
 
 def simplify(root: UOp, fast_math: bool = False) -> UOp:

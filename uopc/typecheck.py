@@ -1,19 +1,54 @@
-"""The type checker: the rules every node passes when it is built.
+"""The type checker: the rules every node passes when it is built, and the args nodes carry.
 
-Relies on `ops`, `dtypes` and `uop` (the node's class, its args and `UOpError`). One function per
-group of ops returns the would-be node's dtype or raises `UOpError` naming the op; `infer`
-dispatches through the table `_CHECKS`. Invariant: a check reads only the op, the srcs (nodes
-already checked) and the arg, and changes nothing, so a node that fails leaves no trace.
-
-`UOp.__new__` calls `infer` on every new node, and `infer` must know the node's class: to keep
-imports one way, this module imports `uop`, and hands `infer` to it when it loads (the last
-lines below); `uopc/__init__.py` imports this module, so that is done before any node is built.
+Relies on `ops` and `dtypes` only: it comes before the node's class (`uop`, which calls `infer`
+on every new node), so it reads a would-be node's srcs through their fields and knows a src for
+a node by its op. One function per group of ops returns the would-be node's dtype or raises
+`UOpError` naming the op; `infer` dispatches through the table `_CHECKS`. Invariant: a check
+reads only the op, the srcs (nodes already checked) and the arg, and changes nothing, so a node
+that fails leaves no trace.
 """
 
-from . import uop
+from dataclasses import dataclass
+
 from .dtypes import BOOL, F32, I32, INT_MAX, INT_MIN, VALUE_DTYPES, VOID, DType, Ptr, dtype_of_value
 from .ops import ALU, Ops
-from .uop import ALU_SPACE, MEM_SPACE, CallArg, ParamArg, UOp, UOpError
+
+ALU_SPACE = "ALU"  # where values live
+MEM_SPACE = "MEM"  # where pointers live
+
+
+class UOpError(TypeError):
+    """A node that breaks a type rule; the message starts with the op's upper-case name."""
+
+
+# --8<-- [start:args]
+@dataclass(frozen=True, slots=True)
+class ParamArg:
+    """The arg of PARAM, BUFFER and ALLOC; vmin/vmax are bounds the caller promises."""
+
+    slot: int
+    dtype: object  # a value DType, or a Ptr
+    vmin: int | None = None
+    vmax: int | None = None
+
+    def __post_init__(self):
+        # Refused here, where bounds are first written down: a bound outside int32, or
+        # min > max, would otherwise surface much later as a strange range.
+        for bound in (self.vmin, self.vmax):
+            if type(bound) is int and not INT_MIN <= bound <= INT_MAX:
+                raise ValueError(f"a PARAM bound must fit in int32, got {bound}")
+        if type(self.vmin) is int and type(self.vmax) is int and self.vmin > self.vmax:
+            raise ValueError(f"a PARAM's min {self.vmin} is greater than its max {self.vmax}")
+
+
+@dataclass(frozen=True, slots=True)
+class CallArg:
+    """The arg of CALL: the name the C function gets."""
+
+    name: str
+
+
+# --8<-- [end:args]
 
 
 def _fail(op, problem):
@@ -236,7 +271,7 @@ def infer(op, src, arg):
     if not isinstance(op, Ops):
         raise UOpError(f"unknown op {op}")
     for position, s in enumerate(src):
-        if not isinstance(s, UOp):
+        if not isinstance(getattr(s, "op", None), Ops):  # only a node carries an op
             _fail(op, f"src {position} must be a UOp, got {type(s).__name__}")
     if arg is not None and op not in _TAKES_ARG:
         _fail(op, "takes no arg")
@@ -244,50 +279,3 @@ def infer(op, src, arg):
 
 
 # --8<-- [end:infer]
-
-
-class _Value:
-    """A stand-in src that has only a dtype: all that _check_binary reads."""
-
-    def __init__(self, dtype):
-        self.dtype = dtype
-
-
-def _binary_dtypes() -> dict:
-    """(op, dtype of src 0, dtype of src 1) -> the node's dtype, for every binary op and pair
-    of value dtypes that _check_binary accepts: the checker's own answers, asked once."""
-    table = {}
-    for op, check in _ALU_CHECKS.items():
-        if check is not _check_binary:
-            continue
-        for first in VALUE_DTYPES:
-            for second in VALUE_DTYPES:
-                try:
-                    table[op, first, second] = check(op, (_Value(first), _Value(second)), None)
-                except UOpError:
-                    pass  # refused: left to infer, which raises the same error
-    return table
-
-
-_BINARY_DTYPES = _binary_dtypes()
-
-
-def infer_quickly(op, src, arg):
-    """infer, with shortcuts for the commonest nodes: a binary op without arg over two
-    values, whose dtype is looked up, and an int constant that fits int32 (speed only: about a
-    tenth of the time of simplifying a long chain was the checker; tests/test_shortcuts.py
-    checks that this agrees with infer on every op and pair of dtypes, and on constants)."""
-    if op is Ops.CONST:
-        if type(arg) is int and not src and INT_MIN <= arg <= INT_MAX:
-            return I32
-    elif arg is None and len(src) == 2:
-        first, second = src
-        if isinstance(first, UOp) and isinstance(second, UOp):
-            dtype = _BINARY_DTYPES.get((op, first.dtype, second.dtype))
-            if dtype is not None:
-                return dtype
-    return infer(op, src, arg)
-
-
-# The node's constructor calls the checker through this name (see the docstring above).
-uop.infer = infer_quickly

@@ -1,68 +1,31 @@
-"""The node: `UOp`, its args, hash consing and the operators.
+"""The node: `UOp`, the key of its arg, hash consing and the operators.
 
-Relies on `ops`, `dtypes`, `semantics` and `ranges` (range analysis, which `vmin`, `vmax` and
-`safe` fill in); the type checker `infer` is in `typecheck`, which imports this module and hands
-`infer` to it (see the stand-in below). Read in this order: the args and their key, the table,
-the node, the operators. Invariants: any two live nodes with the same op, the same src objects
-and the same arg key are one object; a node's fields never change after it is built (only its
-range cache is filled later); every node was type checked when it was built; every walk over a
-graph is iterative, because graphs are far deeper than Python's recursion limit.
+Relies on `ops`, `dtypes`, `semantics`, `typecheck` (the checker `infer`, the args and
+`UOpError`) and `ranges` (the analysis behind `vmin`, `vmax` and `safe`, read in chapter 6);
+neither of those two knows the node's class, so the imports run one way. Read in this order:
+the key of an arg, the table, the node, the operators. Invariants: any two live nodes with the
+same op, the same src objects and the same arg key are one object; a node's fields never change
+after it is built (only its range cache is filled later); every node was type checked when it
+was built; every walk over a graph is iterative, because graphs are far deeper than Python's
+recursion limit.
+
+The node calls the checker and the range analysis through their modules (`typecheck.infer`,
+`ranges.fill_ranges`), so that the speed overlay (`uopc/speed`) can put a tested twin in their
+place; nothing here knows whether it did.
 """
 
 import functools
-import gc
 import itertools
 import math
 import weakref
-from dataclasses import dataclass
 
-from .dtypes import F32, INT_MAX, INT_MIN, VOID, Ptr
-from .ops import ALU, Ops
-from .ranges import fill_ranges_quickly
+from . import ranges, typecheck
+from .dtypes import F32, VOID, Ptr
+from .ops import Ops
 from .semantics import f32, f32_bits
+from .typecheck import ALU_SPACE, MEM_SPACE, CallArg, ParamArg, UOpError
 
-ALU_SPACE = "ALU"
-MEM_SPACE = "MEM"
-
-
-class UOpError(TypeError):
-    """A node that breaks a type rule; the message starts with the op's upper-case name."""
-
-
-def infer(op, src, arg):
-    """Stand-in for the type checker: uopc.typecheck, which reads nodes and so imports this
-    module, puts its own `infer` here when it loads; `uopc/__init__.py` loads it first."""
-    raise RuntimeError("the type checker is not loaded: import uopc.typecheck")
-
-
-# --8<-- [start:args]
-@dataclass(frozen=True, slots=True)
-class ParamArg:
-    """The arg of PARAM, BUFFER and ALLOC; vmin/vmax are bounds the caller promises."""
-
-    slot: int
-    dtype: object  # a value DType, or a Ptr
-    vmin: int | None = None
-    vmax: int | None = None
-
-    def __post_init__(self):
-        # Refused here, where bounds are first written down: a bound outside int32, or
-        # min > max, would otherwise surface much later as a strange range.
-        for bound in (self.vmin, self.vmax):
-            if type(bound) is int and not INT_MIN <= bound <= INT_MAX:
-                raise ValueError(f"a PARAM bound must fit in int32, got {bound}")
-        if type(self.vmin) is int and type(self.vmax) is int and self.vmin > self.vmax:
-            raise ValueError(f"a PARAM's min {self.vmin} is greater than its max {self.vmax}")
-
-
-@dataclass(frozen=True, slots=True)
-class CallArg:
-    """The arg of CALL: the name the C function gets."""
-
-    name: str
-
-
-# --8<-- [end:args]
+__all__ = ["ALU_SPACE", "MEM_SPACE", "CallArg", "ParamArg", "UOp", "UOpError", "arg_key"]
 
 
 # --8<-- [start:arg_key]
@@ -98,11 +61,8 @@ def arg_key(arg):
 
 # --8<-- [start:table]
 class _Ref(weakref.ref):
-    """A weak reference that remembers its key, so that its callback can drop its entry.
-
-    This is what weakref.WeakValueDictionary does, but its references are made by Python
-    code; with it, building the 100,000-add chain and simplifying the benchmark's 300 index
-    expressions took 5 to 8% more cpu time than with this C-built reference type."""
+    """A weak reference that remembers its key, so that its callback can drop its entry:
+    what weakref.WeakValueDictionary does inside, with one reference per node and no more."""
 
     __slots__ = ("key",)
 
@@ -137,7 +97,6 @@ ARG_TABLE: dict = {op: _Bucket() for op in Ops}  # the others, by arg key or (sr
 # ---------------------------------------------------------------------------------------------
 
 _ids = itertools.count()
-_ALU_OPS = frozenset(ALU)  # for replace_src: a set answers `in` at once, the tuple op by op
 
 
 # --8<-- [start:uop_new]
@@ -158,13 +117,13 @@ class UOp:
                 bucket, key = ARG_TABLE[op], (src, arg_key(arg)) if src else arg_key(arg)
             ref = bucket.get(key)
         except (KeyError, TypeError):  # not an op, or an unhashable arg: the checker names it
-            infer(op, src, arg)
+            typecheck.infer(op, src, arg)
             raise UOpError(f"{op.name}: the arg must be hashable") from None
         node = None if ref is None else ref()
         # (a src tuple as an arg could pass for a key of the other kind: the length tells)
         if node is not None and len(node.src) == len(src):
             return node  # built before: same object, no second check, no new id
-        return cls._build(op, src, arg, infer(op, src, arg), bucket, key)
+        return cls._build(op, src, arg, typecheck.infer(op, src, arg), bucket, key)
 
     # --8<-- [end:uop_new]
 
@@ -173,12 +132,13 @@ class UOp:
     def _build(cls, op, src, arg, dtype, bucket, key) -> "UOp":
         """A new node with a checked dtype, entered in its bucket of the table."""
         node = object.__new__(cls)
-        _set_op(node, op)  # each field through its slot's own setter: see FIELD_SETTERS
-        _set_src(node, src)
-        _set_arg(node, arg)
-        _set_dtype(node, dtype)
-        _set_id(node, next(_ids))
-        _set_range(node, None)
+        # UOp.__setattr__ refuses every assignment, so the fields are set past it, once
+        object.__setattr__(node, "op", op)
+        object.__setattr__(node, "src", src)
+        object.__setattr__(node, "arg", arg)
+        object.__setattr__(node, "dtype", dtype)
+        object.__setattr__(node, "id", next(_ids))
+        object.__setattr__(node, "_range", None)  # filled by range analysis on first use
         ref = bucket[key] = _Ref(node, bucket.forget)
         ref.key = key
         return node
@@ -186,29 +146,9 @@ class UOp:
     # --8<-- [end:uop_build]
 
     def replace_src(self, src: tuple) -> "UOp":
-        """UOp(self.op, src, self.arg): this node's op and arg over new srcs.
-
-        Speed only (the rewrite engine rebuilds a node each time one of its srcs changes):
-        the dtype of a node without arg that computes a value depends on its srcs' dtypes
-        alone, so when those are unchanged the node's own dtype is right again and the check
-        is not run; tests/test_shortcuts.py checks that this agrees with UOp(...)."""
-        op = self.op
-        if self.arg is not None or op not in _ALU_OPS:
-            return UOp(op, src, self.arg)
-        old = self.src
-        if len(src) == 2 == len(old):  # the commonest case, without the loop
-            if src[0].dtype is not old[0].dtype or src[1].dtype is not old[1].dtype:
-                return UOp(op, src, None)
-        else:
-            for new, was in zip(src, old, strict=True):
-                if new.dtype is not was.dtype:
-                    return UOp(op, src, None)
-        bucket = TABLE[op]
-        ref = bucket.get(src)
-        node = None if ref is None else ref()
-        if node is not None:
-            return node
-        return UOp._build(op, src, None, self.dtype, bucket, src)
+        """This node's op and arg over new srcs (the rewrite engine rebuilds a node so each
+        time one of its srcs changes)."""
+        return UOp(self.op, src, self.arg)
 
     @property
     def shape(self) -> tuple:
@@ -342,36 +282,9 @@ class UOp:
     @property
     def range(self) -> tuple:
         """(vmin, vmax, safe), computed on first use and cached: every missing triple under
-        self is filled in, srcs first (at once when the srcs have theirs, else by one walk)."""
+        self is filled in, srcs first (ranges.fill_ranges)."""
         if self._range is None:
-            fill_ranges_quickly(self)  # speed only: fill_ranges, sooner (end of ranges.py)
+            ranges.fill_ranges(self)
         return self._range
 
     # --8<-- [end:range_properties]
-
-
-# A node refuses assignment (UOp.__setattr__), so _build sets its fields through the setters of
-# their slots, looked up once here: object.__setattr__(node, "op", op) would search the class
-# for the name on every call, about a twentieth of the time of simplifying a long chain.
-FIELD_SETTERS = {name: UOp.__dict__[name].__set__ for name in UOp.__slots__[:-1]}
-_set_op, _set_src, _set_arg, _set_dtype, _set_id, _set_range = FIELD_SETTERS.values()
-
-
-def collector_paused(function):
-    """function with Python's cyclic garbage collector paused while it runs (speed only).
-
-    Nodes never form reference cycles (a src is always older than its user), so a collection
-    during a walk finds nothing; but each full collection scans every live node, about a third
-    of the time of a walk over a graph of a million nodes."""
-
-    @functools.wraps(function)
-    def paused(*args, **kwargs):
-        enabled = gc.isenabled()
-        gc.disable()
-        try:
-            return function(*args, **kwargs)
-        finally:
-            if enabled:
-                gc.enable()
-
-    return paused

@@ -1,0 +1,156 @@
+"""The twin of `PatternMatcher.rewrite`: a matcher's rules compiled into Python functions.
+
+Relies on `ops`, `uop` and `rewrite`. The plain matcher (`rewrite.PatternMatcher.rewrite`)
+interprets each pattern for each node: a call to `UPat.match` per rule tried, a dictionary per
+attempt. Compiled, the rules under each op become the source text of one Python function, in
+which every pattern is a chain of tests joined by `and` and the bound names are expressions such
+as `s[0]`; the text is run once with `exec`, the first time a matcher is asked. Invariant: for
+every node, the compiled function returns the same node as the plain `rewrite`, fires the same
+rule and counts it in `fired` the same way (tests/test_compiled.py checks this over every rule
+and random graphs).
+"""
+
+import inspect
+
+from ..ops import Ops
+from ..rewrite import ANY, PatternMatcher, UPat
+from ..uop import arg_key
+
+
+# --8<-- [start:compiled_matcher]
+def rewrite(pm: PatternMatcher, u, ctx=None):
+    """PatternMatcher.rewrite: the first replacement a rule offers for u, or None."""
+    return compiled_functions(pm)[u.op](u, ctx)
+
+
+def compiled_functions(pm: PatternMatcher) -> dict:
+    """op -> rewrite_<OP>(u, ctx) of pm, compiled the first time pm is asked and kept on it."""
+    functions = vars(pm).get("compiled")
+    return compile_matcher(pm) if functions is None else functions
+
+
+def compile_matcher(pm: PatternMatcher) -> dict:
+    """Generate, run and keep on pm one function per op (pm.source holds their text)."""
+    # what the generated code refers to: each op by its name, arg_key, the counter
+    names: dict = {op.name: op for op in Ops}
+    names.update(arg_key=arg_key, fired=pm.fired)
+    pm.source = {op: function_source(op, pm.by_op[op], names) for op in Ops}
+    exec("\n\n".join(pm.source.values()), names)  # defines rewrite_ADD, ...
+    pm.compiled = {op: names[f"rewrite_{op.name}"] for op in Ops}
+    return pm.compiled
+
+
+class CompiledMatcher(PatternMatcher):
+    """A matcher compiled when it is made, whether the overlay is installed or not (for the
+    tests that set the two side by side, and for chapter 7's look at the generated code)."""
+
+    def __init__(self, rules):
+        super().__init__(rules)
+        compile_matcher(self)
+
+    rewrite = rewrite
+
+
+# --8<-- [end:compiled_matcher]
+
+
+# --8<-- [start:function_source]
+def function_source(op: Ops, rules: list, names: dict) -> str:
+    """def rewrite_<OP>(u, ctx): the rules of by_op[op] in order, the first that fires wins."""
+    lines = [f"def rewrite_{op.name}(u, ctx):"]
+    for number, r in enumerate(rules):
+        code = PatternCode(f"r{number}", names)
+        tests = code.tests(r.pat, "u", top=op)
+        arguments = call_arguments(r, code.bound)
+        fn = code.constant(r.fn, "fn")
+        lines += [
+            f"    # {r.name}",
+            f"    if {' and '.join(tests) or 'True'}:",
+            f"        result = {fn}({', '.join(arguments)})",
+            "        if result is not None and result is not u:",
+            f"            fired[{r.name!r}] += 1",
+            "            return result",
+        ]
+    return "\n".join([*lines, "    return None"])
+
+
+# --8<-- [end:function_source]
+
+
+def call_arguments(r, bound: dict) -> list[str]:
+    """The arguments of the call to r's function: by position where its parameters are all
+    bound (a call by position is quicker), else by keyword, as the plain matcher calls it."""
+    parameters = inspect.signature(r.fn).parameters.values()
+    wanted = [p.name for p in parameters if p.kind is p.POSITIONAL_OR_KEYWORD]
+    given = {**bound, "ctx": "ctx"} if r.wants_ctx else bound
+    if len(wanted) == len(parameters) and set(wanted) == set(given):
+        return [given[name] for name in wanted]
+    return [f"{name}={expression}" for name, expression in given.items()]
+
+
+# How many srcs the checker lets a node of each ALU op have (typecheck refuses any
+# other number, so every node has it): a pattern over such an op needs no test of its length,
+# only the binding of its srcs. tests/test_compiled.py checks this against the checker.
+ARITY = {
+    **{op: 1 for op in (Ops.CAST, Ops.NEG, Ops.RECIP, Ops.EXP2, Ops.LOG2)},
+    **{op: 2 for op in (Ops.ADD, Ops.MUL, Ops.MAX, Ops.CMPLT, Ops.CMPNE)},
+    **{op: 2 for op in (Ops.FLOORDIV, Ops.FLOORMOD)},
+    Ops.WHERE: 3,
+}
+
+
+# --8<-- [start:pattern_code]
+class PatternCode:
+    """The tests of one pattern as Python expressions, in the order `UPat.match` makes them.
+
+    A src tuple is bound once with `:=` (`(r0_s := u.src)`, inside a length test unless the op
+    fixes the number: ARITY), so a src is an index into it (`r0_s[1]`); a name is bound to the
+    expression of the first node it meets, and a later use of the same name becomes an identity
+    test. Other values (op sets, dtypes, arg keys, the rule's function) are looked up by name
+    in `names`.
+    """
+
+    def __init__(self, prefix: str, names: dict):
+        self.prefix, self.names = prefix, names
+        self.bound: dict[str, str] = {}  # pattern name -> the expression of its node
+        self.tuples = 0
+
+    def constant(self, value, kind: str) -> str:
+        name = f"{kind}{len(self.names)}"
+        self.names[name] = value
+        return name
+
+    def tests(self, pat: UPat, node: str, top: Ops | None = None) -> list[str]:
+        """The tests of pat on the node named `node`; top is the op of the node at the top,
+        which the function's own op fixes (rules are indexed by op)."""
+        tests = []
+        if pat.op is not None and top is None:
+            tests.append(self._op_test(pat.op, node))
+        if pat.dtype is not None:
+            tests.append(f"{node}.dtype in {self.constant(pat.dtype, 'dtypes')}")
+        if pat.arg is not ANY:
+            tests.append(f"arg_key({node}.arg) == {self.constant(pat.arg_key, 'arg')}")
+        if pat.src is not None:
+            srcs = f"{self.prefix}_s{self.tuples}"
+            self.tuples += 1
+            ops = (top,) if top is not None else pat.op or ()
+            if ops and all(ARITY.get(op) == len(pat.src) for op in ops):
+                tests.append(f"({srcs} := {node}.src)")  # its op fixes the number: bind only
+            else:
+                tests.append(f"len({srcs} := {node}.src) == {len(pat.src)}")
+            for position, src_pat in enumerate(pat.src):
+                tests += self.tests(src_pat, f"{srcs}[{position}]")
+        if pat.name is not None:
+            if pat.name in self.bound:  # a name used twice binds one node
+                tests.append(f"{node} is {self.bound[pat.name]}")
+            else:
+                self.bound[pat.name] = node
+        return tests
+
+    def _op_test(self, ops: tuple, node: str) -> str:
+        if len(ops) == 1:
+            return f"{node}.op is {ops[0].name}"
+        return f"{node}.op in {self.constant(frozenset(ops), 'ops')}"
+
+
+# --8<-- [end:pattern_code]

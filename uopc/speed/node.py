@@ -1,0 +1,189 @@
+"""The twins of the node's constructor path: the checker, the rebuild, the fields, the ranges.
+
+Relies on `ops`, `dtypes`, `typecheck`, `ranges` and `uop`. Each function here stands in for
+the plain function of the same name (`speed.install` lists which) and returns what it returns,
+only sooner for the commonest case; every other case is handed to the plain function itself,
+kept here under the name `plain_...`, so a mistake planted in a plain function still reaches
+every node that takes the longer way. tests/test_shortcuts.py holds each twin equal to its
+plain function over random graphs, every op and every pair of dtypes.
+"""
+
+import enum
+
+from ..dtypes import BOOL, I32, INT_MAX, INT_MIN, VALUE_DTYPES
+from ..ops import ALU, Ops
+from ..ranges import _RANGES, range_of
+from ..ranges import fill_ranges as plain_fill_ranges
+from ..typecheck import _ALU_CHECKS, UOpError, _check_binary
+from ..typecheck import infer as plain_infer
+from ..uop import TABLE, UOp, _ids, _Ref
+
+# ---------------------------------------------------------------------------------------------
+# The checker: typecheck.infer
+# ---------------------------------------------------------------------------------------------
+
+
+class _Value:
+    """A stand-in src that has only a dtype: all that _check_binary reads."""
+
+    def __init__(self, dtype):
+        self.dtype = dtype
+
+
+def _binary_dtypes() -> dict:
+    """(op, dtype of src 0, dtype of src 1) -> the node's dtype, for every binary op and pair
+    of value dtypes that _check_binary accepts: the checker's own answers, asked once."""
+    table = {}
+    for op, check in _ALU_CHECKS.items():
+        if check is not _check_binary:
+            continue
+        for first in VALUE_DTYPES:
+            for second in VALUE_DTYPES:
+                try:
+                    table[op, first, second] = check(op, (_Value(first), _Value(second)), None)
+                except UOpError:
+                    pass  # refused: left to infer, which raises the same error
+    return table
+
+
+BINARY_DTYPES = _binary_dtypes()
+
+
+def infer(op, src, arg):
+    """typecheck.infer, sooner for the two commonest new nodes: an int constant that fits
+    int32, and a binary op without arg over two nodes, whose dtype is looked up in the
+    checker's own answers (BINARY_DTYPES); the rest goes to the plain checker."""
+    if op is Ops.CONST:
+        if type(arg) is int and not src and INT_MIN <= arg <= INT_MAX:
+            return I32
+    elif arg is None and len(src) == 2:
+        first, second = src
+        if isinstance(first, UOp) and isinstance(second, UOp):
+            dtype = BINARY_DTYPES.get((op, first.dtype, second.dtype))
+            if dtype is not None:
+                return dtype
+    return plain_infer(op, src, arg)
+
+
+# ---------------------------------------------------------------------------------------------
+# The node's fields and its rebuild: UOp._build, UOp.replace_src
+# ---------------------------------------------------------------------------------------------
+
+# A node refuses assignment (UOp.__setattr__), so the plain _build sets each field through
+# object.__setattr__, which searches the class for the name on every call; the setters of the
+# slots themselves, looked up once here, skip that search.
+FIELD_SETTERS = {name: UOp.__dict__[name].__set__ for name in UOp.__slots__[:-1]}
+_set_op, _set_src, _set_arg, _set_dtype, _set_id, _set_range = FIELD_SETTERS.values()
+
+
+def _build(cls, op, src, arg, dtype, bucket, key) -> UOp:
+    """UOp._build: a new node with a checked dtype, entered in its bucket of the table."""
+    node = object.__new__(cls)
+    _set_op(node, op)
+    _set_src(node, src)
+    _set_arg(node, arg)
+    _set_dtype(node, dtype)
+    _set_id(node, next(_ids))
+    _set_range(node, None)
+    ref = bucket[key] = _Ref(node, bucket.forget)
+    ref.key = key
+    return node
+
+
+_ALU_OPS = frozenset(ALU)  # a set answers `in` at once, the tuple op by op
+
+
+def replace_src(self, src: tuple) -> UOp:
+    """UOp.replace_src: this node's op and arg over new srcs. The dtype of a node without arg
+    that computes a value depends on its srcs' dtypes alone, so when those are unchanged the
+    node's own dtype is right again and the check is not run."""
+    op = self.op
+    if self.arg is not None or op not in _ALU_OPS:
+        return UOp(op, src, self.arg)
+    old = self.src
+    if len(src) == 2 == len(old):  # the commonest case, without the loop
+        if src[0].dtype is not old[0].dtype or src[1].dtype is not old[1].dtype:
+            return UOp(op, src, None)
+    else:
+        for new, was in zip(src, old, strict=True):
+            if new.dtype is not was.dtype:
+                return UOp(op, src, None)
+    bucket = TABLE[op]
+    ref = bucket.get(src)
+    node = None if ref is None else ref()
+    if node is not None:
+        return node
+    return UOp._build(op, src, None, self.dtype, bucket, src)
+
+
+# ---------------------------------------------------------------------------------------------
+# The ranges: ranges.fill_ranges
+# ---------------------------------------------------------------------------------------------
+
+
+def _leaf_range(u):
+    """The triple of a leaf, cached: an int constant's at once, any other leaf's by range_of."""
+    triple = (u.arg, u.arg, True) if type(u.arg) is int and u.op is Ops.CONST else range_of(u)
+    _set_range(u, triple)
+    return triple
+
+
+def fill_ranges(u) -> None:
+    """ranges.fill_ranges, sooner for an i32 or bool node whose srcs have their triples or are
+    leaves: its row of the plain table _RANGES is called at once, without the walk and the
+    lists of fill_ranges and range_of (the rewrite asks for the range of nearly every node it
+    meets, and most are such a node); everything else goes to the plain fill_ranges."""
+    if u.dtype is I32 or u.dtype is BOOL:
+        src = u.src
+        if len(src) == 2:  # the commonest case, without the loop
+            a, b = src
+            first, second = a._range, b._range
+            if first is None and not a.src:
+                first = _leaf_range(a)
+            if second is None and not b.src:
+                second = _leaf_range(b)
+            if first is not None and second is not None:
+                _set_range(u, _RANGES[u.op](u, (first, second), first[2] and second[2]))
+                return
+        else:
+            triples = []
+            for s in src:
+                triple = s._range
+                if triple is None:
+                    if s.src:
+                        break  # a src with srcs of its own and no triple: the walk's case
+                    triple = _leaf_range(s)
+                triples.append(triple)
+            else:
+                safe = all(triple[2] for triple in triples)
+                _set_range(u, _RANGES[u.op](u, triples, safe))
+                return
+    plain_fill_ranges(u)
+
+
+# ---------------------------------------------------------------------------------------------
+# The op names: the class of Ops
+# ---------------------------------------------------------------------------------------------
+
+
+def lean_enum_type():
+    """EnumType without the __getattr__ fallback of Python 3.11, or None on a later Python.
+
+    In 3.11, EnumType (the class of every Enum) defines __getattr__, a fallback for a member
+    missing from the class's dict, and a class whose metaclass has one is read slowly: each
+    `Ops.CONST` costs several times an attribute of a plain class, and the rules and the
+    constructor read such names on nearly every node. This copy keeps all of EnumType's methods
+    but that fallback (every member of Ops is in its dict, so it never served) and the three
+    that only build or guard a class; tests/test_ops.py checks that Ops still behaves as an Enum
+    wherever the project uses it."""
+    if "__getattr__" not in vars(enum.EnumType):
+        return None
+    kept = {
+        name: value
+        for name, value in vars(enum.EnumType).items()
+        if name not in ("__getattr__", "__setattr__", "__delattr__", "__new__", "__prepare__")
+    }
+    return type("LeanEnumType", (type,), {**kept, "__module__": __name__})
+
+
+LEAN_ENUM_TYPE = lean_enum_type()

@@ -1,0 +1,128 @@
+"""The twin of `rewrite._rewrite_to_fixed_point`: the same walk, with fewer trips round its loop.
+
+Relies on `rewrite` and `speed.matcher`. The plain walk (chapter 8) puts a node on its stack once
+or twice more than it needs to: a constant under a new node is pushed, popped and settled in a
+step of its own, and a rule's replacement is pushed and popped before its walk begins. `walk`
+settles a source that is a leaf of a quiet op (no rule looks at it) where the plain walk would
+pop it (the first such sources before the node's other sources are pushed, the last ones when
+the node comes back), and walks a replacement at once; it calls each op's compiled function
+itself, where the plain walk goes through `rewrite`. Python's cyclic garbage collector is
+paused while it runs: nodes never form reference cycles (a src is always older than its user),
+so a collection during a walk finds nothing, yet each full one scans every live node.
+
+Invariant: for every graph, rule list and limit, `walk` asks the same questions in the same
+order as the plain walk, so it builds the same nodes in the same order (ids included), counts
+the same steps, fires the same rules and gives the same result, or the same `RewriteLimit` with
+the same message (tests/test_quick_walk.py runs both side by side). A matcher whose class asks
+in its own way (a tracer that overrides `rewrite`) is walked by the plain walk.
+"""
+
+import gc
+
+from ..rewrite import BASE_LIMIT, RewriteLimit, _limit_for
+from ..rewrite import _rewrite_to_fixed_point as plain_walk
+from .matcher import compiled_functions, rewrite
+
+
+def _rewrite_to_fixed_point(root, pm, ctx, limit):
+    """rewrite._rewrite_to_fixed_point's result, by the same questions in the same order."""
+    if type(pm).rewrite is not rewrite:  # a matcher that asks in its own way
+        return plain_walk(root, pm, ctx, limit)
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return walk(root, pm, ctx, limit)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def walk(root, pm, ctx, limit):
+    """The quicker walk itself, for a matcher whose rewrite is the compiled one.
+
+    One long function: its speed comes from keeping the loop's names local."""
+    limits = [BASE_LIMIT if limit is None else limit, limit is None]  # the limit, scale later
+
+    def over(steps: int) -> bool:
+        """Called when steps passes the limit: as the plain walk, scale it once, then stop."""
+        if limits[1]:
+            limits[0], limits[1] = _limit_for(root), False
+        if steps > limits[0]:
+            busiest = pm.fired.most_common(3)
+            raise RewriteLimit(f"more than {limits[0]} rewrite steps; busiest rules: {busiest}")
+        return False
+
+    final: dict = {}  # every node finished so far -> its final form
+    steps, cap = 0, limits[0]
+    ask, quiet = compiled_functions(pm), pm.quiet  # each op's function, called directly
+    stack = [(root, False, None)]  # (node, its sources are done, None) or (node, None, pair)
+    push, pop = stack.append, stack.pop
+    while stack:
+        node, srcs_done, pair = pop()
+        if srcs_done is None:  # the plain walk's REPLACEMENT_DONE
+            rebuilt, replacement = pair
+            final[node] = final[rebuilt] = final[replacement]
+            continue
+        if node in final:
+            continue
+        while True:  # node, then the replacement a rule gives for it, and so on
+            src = node.src
+            rebuilt = node
+            if src:
+                if srcs_done:  # the last sources, left for now: quiet leaves
+                    for s in src:
+                        if s not in final:
+                            steps += 1
+                            if steps > cap:
+                                over(steps)
+                                cap = limits[0]
+                            final[s] = s
+                    srcs_done = False
+                else:
+                    first, count = 0, len(src)
+                    while first < count:  # the first sources: finished or quiet leaves
+                        s = src[first]
+                        if s not in final:
+                            if s.src or s.op not in quiet:
+                                break
+                            steps += 1
+                            if steps > cap:
+                                over(steps)
+                                cap = limits[0]
+                            final[s] = s
+                        first += 1
+                    if first < count:  # some source needs a walk of its own
+                        last = count - 1
+                        while last > first and not src[last].src and src[last].op in quiet:
+                            last -= 1
+                        push((node, True, None))
+                        for s in src[last:first:-1]:
+                            if s not in final:
+                                push((s, False, None))
+                        push((src[first], False, None))
+                        break
+                if len(src) == 2:
+                    a, b = src
+                    new_a, new_b = final[a], final[b]
+                    if new_a is not a or new_b is not b:
+                        rebuilt = node.replace_src((new_a, new_b))
+                else:
+                    new_src = tuple([final[s] for s in src])
+                    if new_src != src:
+                        rebuilt = node.replace_src(new_src)
+                if rebuilt in final:  # met before, under another name
+                    final[node] = final[rebuilt]
+                    break
+            replacement = None if rebuilt.op in quiet else ask[rebuilt.op](rebuilt, ctx)
+            steps += 1
+            if steps > cap:
+                over(steps)
+                cap = limits[0]
+            if replacement is None:
+                final[node] = final[rebuilt] = rebuilt
+                break
+            push((node, None, (rebuilt, replacement)))
+            if replacement in final:
+                break
+            node = replacement
+    return final[root]
