@@ -61,7 +61,7 @@ STAGES = (
         (
             (7, "rewrite.UPat", "uop.ops", ("UPat",)),
             (7, "rewrite.PatternMatcher", "uop.ops", ("PatternMatcher", "TrackedPatternMatcher")),
-            (7, "compiled.CompiledMatcher", "uop.upat", ("upat_compile",)),
+            (7, "speed.matcher.CompiledMatcher", "uop.upat", ("upat_compile",)),
             (8, "rewrite.graph_rewrite", "uop.ops", ("graph_rewrite", "RewriteContext")),
             (8, "rewrite.RewriteLimit", "uop.ops", ("REWRITE_STACK_LIMIT",)),
             (9, "fold.const_fold", "uop.symbolic", ("fold_const_alu",)),

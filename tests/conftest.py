@@ -1,4 +1,10 @@
-"""pytest options for the suite: `--full` for the book's sizes, `--layer NAME` to pick layers."""
+"""pytest options for the suite: `--full` for the book's sizes, `--layer NAME` to pick layers.
+
+The unit and differential layers (BOTH_MODES) run twice at quick sizes: with the speed overlay
+installed, as everything else runs, and with the plain code alone (`uopc.speed.uninstall()`),
+so that each plain function is held to the same tests as its twin. At the book's sizes
+(`--full`) they run with the overlay only: the book's figures are that run's, and in plain mode
+they would only be counted twice."""
 
 import os
 import shutil
@@ -6,6 +12,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from uopc import speed
 
 # tests/ on the path so that every test file can `import common` and `import counting`
 sys.path.insert(0, str(Path(__file__).parent))
@@ -51,6 +59,33 @@ def pytest_collection_modifyitems(config, items):
         missing_clang = shutil.which("clang") is None
         if "needs_clang" in item.keywords and missing_clang and os.environ.get("UOPC_FULL") != "1":
             item.add_marker(pytest.mark.skip(reason="clang is not installed (scripts/setup.sh)"))
+
+
+# the test files whose tests run in both modes at quick sizes (see the docstring)
+BOTH_MODES = {
+    "test_uop.py", "test_rewrite.py", "test_fold.py", "test_symbolic.py", "test_rules_unit.py",
+    "test_further.py", "test_interp.py", "test_pipeline.py",
+}  # fmt: skip
+
+
+def pytest_generate_tests(metafunc):
+    quick = not metafunc.config.getoption("--full")
+    if quick and Path(metafunc.definition.fspath).name in BOTH_MODES:
+        metafunc.parametrize("speed_mode", ["overlay", "plain"], indirect=True)
+
+
+@pytest.fixture(autouse=True)
+def speed_mode(request, monkeypatch):
+    """'overlay' (the default) or 'plain': the plain code alone, for this test only. A plain
+    run records no count or number, so the counts the book states are the overlay run's."""
+    mode = getattr(request, "param", "overlay")
+    if mode == "plain":
+        monkeypatch.delenv("UOPC_COUNTS", raising=False)
+        speed.uninstall()
+    try:
+        yield mode
+    finally:
+        speed.install()
 
 
 def _layer(item):

@@ -219,10 +219,10 @@ OWN = [
         "F32: lambda value, where: f32(float(value)),", "F32: lambda value, where: float(value),"),
     own("interp: call body sees the caller's env", "interp.py",
         "return evaluate(node.src[0], arguments)", "return evaluate(node.src[0], env)"),
-    own("speed: rebuild keeps dtype over new dtypes", "uop.py",
+    own("speed: rebuild keeps dtype over new dtypes", "speed/node.py",
         "            if src[0].dtype is not old[0].dtype or src[1].dtype is not old[1].dtype:\n",
         "            if False:\n"),
-    own("speed: dtype table gives src 0's dtype", "typecheck.py",
+    own("speed: dtype table gives src 0's dtype", "speed/node.py",
         "table[op, first, second] = check(op, (_Value(first), _Value(second)), None)",
         "table[op, first, second] = check(op, (_Value(first), _Value(second)), None) and first"),
 ]

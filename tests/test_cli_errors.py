@@ -332,12 +332,12 @@ def test_a_bad_limit_setting_is_one_line(capsys, monkeypatch, setting):
     )
 
 
-@pytest.mark.parametrize("value", ["", "fast", "\x1b[2J"], ids=["empty", "unknown", "escape"])
-def test_a_bad_matcher_setting_is_one_line(tmp_path, value):
-    assert uopc(tmp_path, "check", RELU, UOPC_MATCHER=value)[0] == 0  # check needs no matcher
-    result = uopc(tmp_path, "simplify", RELU, UOPC_MATCHER=value)
-    assert_one_error_line(result, "uopc: UOPC_MATCHER must be 'compiled' or 'plain', got ")
-    assert "\x1b" not in result[2]
+def test_plain_mode_runs_the_plain_code_with_the_same_output(tmp_path):
+    """--plain uninstalls the speed overlay (uopc/speed) before the command runs; the output is
+    the same, and in plain mode the node's rebuild is the plain one."""
+    for command in ("check", "simplify", "show"):
+        fast, plain = uopc(tmp_path, command, RELU), uopc(tmp_path, command, RELU, "--plain")
+        assert fast == plain and fast[0] == 0, command
 
 
 def scratch_program(size: int) -> str:

@@ -1,4 +1,4 @@
-"""The compiled matcher against the plain one (uopc/compiled.py against uopc/rewrite.py).
+"""The compiled matcher against the plain one (uopc/speed/matcher.py against uopc/rewrite.py).
 
 Over the rule unit cases (every strict rule, firing and keeping) and thousands of random
 graphs, both matchers are asked about every node and about whole graphs: they must return the
@@ -15,16 +15,22 @@ import pytest
 from common import gen_index_program, gen_program
 from test_rules_unit import CASES
 
-from uopc import F32, Ops, ParamArg, UOp
-from uopc.compiled import CompiledMatcher, matcher
+from uopc import F32, Ops, ParamArg, UOp, rewrite, speed
 from uopc.fold import FOLD, INLINE
 from uopc.rewrite import PatternMatcher, RewriteLimit, UPat, graph_rewrite, rule
+from uopc.speed.matcher import ARITY, CompiledMatcher
 from uopc.symbolic import FAST, SYM
 from uopc.textfmt import dumps
 
 FULL = os.environ.get("UOPC_FULL") == "1"
 GRAPHS = 20_000 if FULL else 2_000  # random programs of each generator
 RULE_SETS = {"strict": FOLD + INLINE + SYM, "fast": FOLD + INLINE + SYM + FAST}
+
+
+class PlainMatcher(PatternMatcher):
+    """A matcher that asks with the plain rewrite, whether the overlay is installed or not."""
+
+    rewrite = speed.plain(rewrite.PatternMatcher, "rewrite")
 
 
 class Pair:
@@ -37,7 +43,7 @@ class Pair:
     """
 
     def __init__(self, rules):
-        self.plain = PatternMatcher(rules)
+        self.plain = PlainMatcher(rules)
         self.compiled = CompiledMatcher(rules)
         self.fired = self.plain.fired  # what RewriteLimit reports
         self.quiet = frozenset()  # every node is asked about, so both matchers see it
@@ -125,30 +131,6 @@ def test_a_loop_is_stopped_alike():
         graph_rewrite((start + 1) * 3, pair, limit=1000)
 
 
-@pytest.mark.parametrize("setting, wanted", [
-    (None, CompiledMatcher), ("compiled", CompiledMatcher), ("plain", PatternMatcher),
-])  # fmt: skip
-def test_the_switch(monkeypatch, setting, wanted):
-    if setting is None:
-        monkeypatch.delenv("UOPC_MATCHER", raising=False)
-    else:
-        monkeypatch.setenv("UOPC_MATCHER", setting)
-    assert type(matcher(SYM)) is wanted
-    assert type(matcher(SYM, compiled=True)) is CompiledMatcher  # the parameter wins
-    assert type(matcher(SYM, compiled=False)) is PatternMatcher
-
-
-def test_a_bad_switch_is_one_clear_error(monkeypatch):
-    monkeypatch.setenv("UOPC_MATCHER", "fast")
-    with pytest.raises(ValueError, match="UOPC_MATCHER must be 'compiled' or 'plain', got 'fast'"):
-        matcher(SYM)
-
-
-def test_sum_keeps_the_kind():
-    assert type(CompiledMatcher(FOLD) + PatternMatcher(SYM)) is CompiledMatcher
-    assert type(PatternMatcher(FOLD) + CompiledMatcher(SYM)) is PatternMatcher
-
-
 def test_generated_source_reads_as_the_rules():
     source = CompiledMatcher(SYM).source[Ops.FLOORDIV]
     assert source.startswith("def rewrite_FLOORDIV(u, ctx):")
@@ -161,7 +143,6 @@ def test_the_arity_table_is_the_checkers():
     other number for every mix of value dtypes, and accept that number for some mix."""
     from itertools import product
 
-    from uopc.compiled import ARITY
     from uopc.dtypes import VALUE_DTYPES
     from uopc.uop import UOpError
 

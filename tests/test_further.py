@@ -27,12 +27,11 @@ import test_pipeline
 from common import gen_index_program
 
 from uopc import I32, INT_MAX, INT_MIN, Ops, ParamArg, UOp
-from uopc.compiled import matcher
 from uopc.dtypes import F32
 from uopc.fold import FOLD, INLINE, fold
 from uopc.further import FURTHER, further, simplify_further
 from uopc.interp import evaluate
-from uopc.rewrite import graph_rewrite
+from uopc.rewrite import PatternMatcher, graph_rewrite
 from uopc.semantics import same
 from uopc.symbolic import SYM, default, simplify
 from uopc.textfmt import dumps, infix
@@ -69,7 +68,7 @@ def test_default_matcher_is_the_books():
 
 
 def test_simplify_unchanged_on_the_benchmark_expressions():
-    books = fold + matcher(SYM)  # built here from the book's lists
+    books = fold + PatternMatcher(SYM)  # built here from the book's lists
     before = dict(default.fired)
     for root in bench_expressions():
         assert simplify(root) is graph_rewrite(root, books), dumps(root)

@@ -1,11 +1,14 @@
 """Imports flow one way (spec §1, style.md): each module of `uopc` imports only modules earlier
-in the order below, and none imports numpy or z3. Read with `ast`, so nothing is executed and
-modules not yet written are simply skipped; one test imports each module first in a fresh
-process, to show that it loads and that the type checker is in place.
+in the README's module order, the speed overlay (`uopc/speed/`) imports taught modules and never
+the reverse, no module assigns into another module's namespace (the overlay's `install` aside),
+and none imports numpy or z3. Read with `ast`, so nothing is executed and modules not yet
+written are simply skipped; one test imports each module first in a fresh process, to show that
+it loads and that the type checker is in place.
 """
 
 import ast
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -13,12 +16,18 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "uopc"
-# ranges comes before uop although chapter 6 teaches it after the node: it reads nodes through
-# their fields only, and uop imports it. typecheck imports uop and hands it `infer`.
-BOOK_ORDER = [
-    "ops", "dtypes", "semantics", "ranges", "uop", "typecheck", "rewrite", "compiled", "fold",
-    "symbolic", "further", "textfmt", "render", "runtime", "interp", "builder",
-]  # fmt: skip
+README = PACKAGE.parent / "README.md"
+
+
+def readme_order() -> list[str]:
+    """The module names of the README's list, between its two markers, in order."""
+    text = README.read_text(encoding="utf-8")
+    listed = text.split("<!-- module order -->")[1].split("<!-- end module order -->")[0]
+    return [Path(name).stem for name in re.findall(r"`([\w/]+\.py)`", listed)]
+
+
+BOOK_ORDER = readme_order()
+SPEED = sorted(path.stem for path in (PACKAGE / "speed").glob("*.py"))
 FREE = ["__init__", "__main__"]  # may import any module of the package
 CORE = ["ops", "dtypes", "semantics", "ranges", "uop", "typecheck"]
 FORBIDDEN = {"numpy", "z3"}
@@ -45,7 +54,7 @@ def imports_of(source: str) -> tuple[set[str], set[str]]:
             if parts:
                 inside.add(parts[0])
             else:  # from . import x, from uopc import x: a module, or a name of __init__
-                modules = BOOK_ORDER + FREE
+                modules = BOOK_ORDER + FREE + ["speed"]
                 inside.update(a.name if a.name in modules else "__init__" for a in node.names)
     return inside, outside
 
@@ -53,6 +62,7 @@ def imports_of(source: str) -> tuple[set[str], set[str]]:
 @pytest.mark.parametrize("source, inside, outside", [
     ("from .uop import UOp", {"uop"}, set()),
     ("from .ranges import fill_ranges", {"ranges"}, set()),
+    ("from . import speed", {"speed"}, set()),
     ("from . import uop", {"uop"}, set()),
     ("from uopc.typecheck import infer", {"typecheck"}, set()),
     ("from . import ops", {"ops"}, set()),
@@ -90,6 +100,63 @@ def test_core_modules_exist(name):
 def test_every_module_has_a_place_in_the_order():
     present = {path.stem for path in PACKAGE.glob("*.py")}
     assert present <= set(BOOK_ORDER + FREE), sorted(present - set(BOOK_ORDER + FREE))
+    assert BOOK_ORDER[:3] == ["ops", "dtypes", "semantics"] and len(BOOK_ORDER) == 15
+
+
+def test_no_taught_module_imports_the_overlay():
+    for name in BOOK_ORDER:
+        inside, _ = imports_of(module_source(name))
+        assert "speed" not in inside, name
+
+
+@pytest.mark.parametrize("name", SPEED)
+def test_the_overlay_imports_taught_modules_and_itself_only(name):
+    source = (PACKAGE / "speed" / f"{name}.py").read_text()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and node.level == 2:  # from ..ops import Ops
+            module = (node.module or "").split(".")[0]
+            names = [module] if module else [a.name for a in node.names]
+            assert set(names) <= set(BOOK_ORDER), (name, names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 1:  # from .node import ...
+            module = (node.module or "").split(".")[0]
+            names = [module] if module else [a.name for a in node.names]
+            assert set(names) <= set(SPEED), (name, names)
+
+
+def assignments_into_modules(source: str) -> list[str]:
+    """Targets such as `uop.infer = ...` or `setattr(ranges, ...)`: a name of another module
+    assigned from outside it."""
+    tree = ast.parse(source)
+    modules = {alias.asname or alias.name for node in ast.walk(tree)
+               if isinstance(node, ast.ImportFrom) for alias in node.names
+               if alias.name in BOOK_ORDER + SPEED}  # fmt: skip
+    found = []
+    for node in ast.walk(tree):
+        targets = node.targets if isinstance(node, ast.Assign) else []
+        for target in targets:
+            if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
+                if target.value.id in modules:
+                    found.append(f"{target.value.id}.{target.attr}")
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "setattr":
+            found.append(ast.unparse(node))
+    return found
+
+
+@pytest.mark.parametrize("name", BOOK_ORDER + FREE)
+def test_no_module_assigns_into_another(name):
+    assert assignments_into_modules(module_source(name)) == []
+
+
+def test_only_install_assigns_into_other_modules():
+    source = (PACKAGE / "speed" / "__init__.py").read_text()
+    tree = ast.parse(source)
+    for function in [n for n in tree.body if isinstance(n, ast.FunctionDef)]:
+        if function.name not in ("install", "uninstall"):
+            assert assignments_into_modules(ast.unparse(function)) == [], function.name
+    for name in SPEED:
+        if name != "__init__":
+            assert assignments_into_modules((PACKAGE / "speed" / f"{name}.py").read_text()) == []
+    assert "setattr(where, name, twin)" in source  # the one place, and it is there
 
 
 @pytest.mark.parametrize("position, name", list(enumerate(BOOK_ORDER)), ids=BOOK_ORDER)
@@ -102,7 +169,7 @@ def test_imports_only_earlier_modules(position, name):
 @pytest.mark.parametrize("name", FREE)
 def test_entry_modules_import_only_package_modules(name):
     inside, _ = imports_of(module_source(name))
-    allowed = set(BOOK_ORDER) | {"__init__"}
+    allowed = set(BOOK_ORDER) | {"__init__", "speed"}
     assert inside <= allowed, sorted(inside - allowed)
 
 
@@ -114,12 +181,12 @@ def test_no_numpy_or_z3(name):
 
 @pytest.mark.parametrize("name", BOOK_ORDER)
 def test_each_module_loads_first_with_the_checker_in_place(name):
-    """Imported first in a fresh interpreter, the module loads, and UOp's constructor calls the
-    type checker of uopc/typecheck.py (which hands its infer to uop when it loads)."""
+    """Imported first in a fresh interpreter, the module loads, the overlay is installed, and
+    UOp's constructor calls the type checker."""
     module_source(name)
     code = (
-        f"import uopc.{name}, uopc.typecheck, uopc.uop\n"
-        "assert uopc.uop.infer is uopc.typecheck.infer_quickly\n"
+        f"import uopc.{name}, uopc.speed\n"
+        "assert uopc.speed.installed()\n"
         "from uopc import Ops, UOp, UOpError\n"
         "try:\n    UOp(Ops.ADD, (UOp.const(1), UOp.const(1.0)))\n"
         "except UOpError:\n    pass\n"

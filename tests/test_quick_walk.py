@@ -1,4 +1,4 @@
-"""The quicker walk against the plain one (uopc/compiled.py, walk, against rewrite.py).
+"""The quicker walk against the plain one (uopc/speed/walk.py against uopc/rewrite.py).
 
 Both walks rewrite the same graph, one after the other, each with the same compiled matcher
 over the same rules, its fired counter emptied first. Every question either walk asks is logged
@@ -18,11 +18,12 @@ import pytest
 from common import gen_index_program
 from test_compiled import GENERATORS, looping_rules
 
-from uopc import I32, Ops, ParamArg, UOp, uop
-from uopc.compiled import CompiledMatcher, walk
+from uopc import I32, Ops, ParamArg, UOp, rewrite, speed, uop
 from uopc.fold import FOLD, INLINE
 from uopc.further import FURTHER
-from uopc.rewrite import RewriteLimit, _rewrite_to_fixed_point, graph_rewrite
+from uopc.rewrite import PatternMatcher, RewriteLimit
+from uopc.speed import walk as quick
+from uopc.speed.matcher import CompiledMatcher
 from uopc.symbolic import FAST, SYM
 from uopc.textfmt import dumps
 
@@ -30,7 +31,7 @@ FULL = os.environ.get("UOPC_FULL") == "1"
 GRAPHS = 3_000 if FULL else 300  # random programs of each generator and rule set
 STRICT = FOLD + INLINE + SYM
 RULE_SETS = {"strict": STRICT, "fast": STRICT + FAST, "further": STRICT + FURTHER}
-WALKS = {"plain": _rewrite_to_fixed_point, "quick": walk}
+WALKS = {"plain": speed.plain(rewrite, "_rewrite_to_fixed_point"), "quick": quick.walk}
 
 
 MATCHERS: dict = {}  # one compiled matcher per rule list: compiling one takes milliseconds
@@ -126,11 +127,18 @@ def test_a_loop_stops_alike_when_the_limit_scales():
     assert plain == quick
 
 
-def test_the_compiled_matcher_walks_quickly_and_the_plain_one_plainly(monkeypatch):
+def test_a_matcher_that_asks_in_its_own_way_is_walked_plainly(monkeypatch):
+    """The twin walks quickly a matcher whose rewrite is the compiled one, and hands to the
+    plain walk one whose class overrides rewrite (a tracer), so that it is asked every question."""
     calls = []
-    monkeypatch.setattr(CompiledMatcher, "walk", staticmethod(lambda *a: calls.append(a) or a[0]))
-    x = UOp(Ops.PARAM, arg=ParamArg(0, I32))
-    assert graph_rewrite(x + 0, CompiledMatcher(STRICT)) is not None and len(calls) == 1
-    from uopc.rewrite import PatternMatcher
+    monkeypatch.setattr(quick, "walk", lambda *a: calls.append("quick") or a[0])
+    monkeypatch.setattr(quick, "plain_walk", lambda *a: calls.append("plain") or a[0])
 
-    assert graph_rewrite(x + 0, PatternMatcher(STRICT)) is x and len(calls) == 1
+    class Tracer(PatternMatcher):
+        def rewrite(self, u, ctx=None):
+            return super().rewrite(u, ctx)
+
+    x = UOp(Ops.PARAM, arg=ParamArg(0, I32))
+    for pm in (PatternMatcher(STRICT), CompiledMatcher(STRICT), Tracer(STRICT)):
+        quick._rewrite_to_fixed_point(x + 0, pm, None, None)
+    assert calls == ["quick", "quick", "plain"]

@@ -1,11 +1,11 @@
-"""The speed shortcuts of the node, the checker, the ranges and the engine agree with the plain
-paths they stand in for.
+"""The twins of uopc/speed/node.py agree with the plain functions they stand in for.
 
-Each shortcut gives an answer that the plain code would give anyway, sooner: the checker's table
-of binary dtypes (`typecheck.infer_quickly`), a rebuild that keeps the dtype
-(`UOp.replace_src`), the ranges of a node whose srcs are known (`ranges.fill_ranges`), and the
-engine skipping the question for an op no rule looks at (`PatternMatcher.quiet`). Each test
-compares the two paths on every case there is, or on random graphs.
+Each twin gives an answer that the plain code would give anyway, sooner: the checker with its
+table of binary dtypes (`infer` against `twins.plain_infer`), a rebuild that keeps the dtype
+(`replace_src` against `UOp(op, src, arg)`), the ranges of a node whose srcs are known
+(`fill_ranges` against `ranges.range_of`), and the engine skipping the question for an op no
+rule looks at (`PatternMatcher.quiet`). Each test calls the twin and the plain function by name,
+whether the overlay is installed or not, on every case there is, or on random graphs.
 """
 
 import random
@@ -18,6 +18,7 @@ from uopc.dtypes import BOOL, F32, I32, VALUE_DTYPES, Ptr
 from uopc.ops import ALU, Ops
 from uopc.ranges import range_of
 from uopc.rewrite import RewriteLimit, graph_rewrite
+from uopc.speed import node as twins
 from uopc.symbolic import default
 from uopc.uop import UOp, UOpError
 
@@ -47,8 +48,8 @@ def test_the_dtype_table_agrees_with_the_checker_on_every_op_and_pair():
         for first in nodes:
             for second in nodes:
                 src = (first, second)
-                assert outcome(typecheck.infer_quickly, op, src, None) == outcome(
-                    typecheck.infer, op, src, None
+                assert outcome(twins.infer, op, src, None) == outcome(
+                    twins.plain_infer, op, src, None
                 ), (op, first, second)
     # the table holds exactly the pairs the checker accepts for its binary ops
     accepted = {
@@ -56,20 +57,20 @@ def test_the_dtype_table_agrees_with_the_checker_on_every_op_and_pair():
         for op in ALU
         for a in VALUE_DTYPES
         for b in VALUE_DTYPES
-        if outcome(typecheck.infer, op, (param(0, a), param(1, b)), None)[0] == "value"
+        if outcome(twins.plain_infer, op, (param(0, a), param(1, b)), None)[0] == "value"
     }
-    assert set(typecheck._BINARY_DTYPES) <= accepted
-    assert {key for key in accepted if key[0] not in (Ops.WHERE,)} == set(typecheck._BINARY_DTYPES)
+    assert set(twins.BINARY_DTYPES) <= accepted
+    assert {key for key in accepted if key[0] not in (Ops.WHERE,)} == set(twins.BINARY_DTYPES)
 
 
 def test_the_dtype_table_leaves_an_arg_or_a_third_src_to_the_checker():
     x = param(0, I32)
-    assert outcome(typecheck.infer_quickly, Ops.ADD, (x, x), 3) == outcome(
-        typecheck.infer, Ops.ADD, (x, x), 3
+    assert outcome(twins.infer, Ops.ADD, (x, x), 3) == outcome(
+        twins.plain_infer, Ops.ADD, (x, x), 3
     )
-    assert outcome(typecheck.infer_quickly, Ops.ADD, (x, x, x), None)[0] == "error"
-    assert outcome(typecheck.infer_quickly, Ops.ADD, (x, 1), None) == outcome(
-        typecheck.infer, Ops.ADD, (x, 1), None
+    assert outcome(twins.infer, Ops.ADD, (x, x, x), None)[0] == "error"
+    assert outcome(twins.infer, Ops.ADD, (x, 1), None) == outcome(
+        twins.plain_infer, Ops.ADD, (x, 1), None
     )
 
 
@@ -97,8 +98,8 @@ def test_a_rebuild_gives_the_node_that_building_it_again_gives():
                     for s in node.src
                 )
                 # the checker first: once a node is in the table, UOp(...) finds it unchecked
-                wanted = outcome(typecheck.infer, node.op, src, node.arg)
-                quick = outcome(node.replace_src, src)
+                wanted = outcome(twins.plain_infer, node.op, src, node.arg)
+                quick = outcome(twins.replace_src, node, src)
                 assert quick[0] == wanted[0], (node, src, quick, wanted)
                 if quick[0] == "value":
                     assert quick[1].dtype is wanted[1], (node, src)
@@ -159,8 +160,8 @@ def test_the_checker_shortcut_for_constants_agrees_with_the_checker():
     values = [0, 1, -1, 2**31 - 1, -(2**31), 2**31, -(2**31) - 1, True, False, 0.5, "x", None]
     for value in values:
         for src in ((), (param(0, I32),)):
-            assert outcome(typecheck.infer_quickly, Ops.CONST, src, value) == outcome(
-                typecheck.infer, Ops.CONST, src, value
+            assert outcome(twins.infer, Ops.CONST, src, value) == outcome(
+                twins.plain_infer, Ops.CONST, src, value
             ), (value, src)
 
 
@@ -208,8 +209,8 @@ def test_the_shortcuts_keep_bool_and_float_nodes_apart():
 
 
 def test_a_compiled_rule_whose_function_takes_keywords_only_is_called_by_keyword():
-    from uopc.compiled import CompiledMatcher
     from uopc.rewrite import PatternMatcher, Rule, UPat
+    from uopc.speed.matcher import CompiledMatcher
 
     def swap(*, a, b):
         return UOp(Ops.ADD, (b, a)) if a.id > b.id else None

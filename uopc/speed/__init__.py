@@ -29,7 +29,7 @@ TWINS = [
 ]
 # --8<-- [end:twins]
 
-_PLAIN = [(where, name, vars(where)[name]) for where, name, _twin in TWINS]
+_PLAIN = {(where, name): vars(where)[name] for where, name, _twin in TWINS}
 _PLAIN_ENUM_TYPE = type(ops.Ops)
 _installed = False
 
@@ -48,8 +48,8 @@ def install() -> None:
 def uninstall() -> None:
     """Put every plain function back: the code the chapters show, and nothing else, runs."""
     global _installed
-    for where, name, plain in _PLAIN:
-        setattr(where, name, plain)
+    for (where, name), function in _PLAIN.items():
+        setattr(where, name, function)
     ops.Ops.__class__ = _PLAIN_ENUM_TYPE
     _installed = False
 
@@ -60,3 +60,9 @@ def uninstall() -> None:
 def installed() -> bool:
     """True when the twins are in place (the default), False after uninstall()."""
     return _installed
+
+
+def plain(where, name: str):
+    """The plain function that TWINS names, installed or not (for the tests that set a twin
+    beside it): plain(rewrite.PatternMatcher, "rewrite")."""
+    return _PLAIN[where, name]
