@@ -15,6 +15,8 @@ own file:
   targets          bench_tinygrad.py: the targets, each judged from what was measured: the
                    medians of the pairs, the bytes, the node counts with the further rules on
   tinygrad-method  bench_tinygrad.py: how the comparison is made fair
+  overlay          bench_tinygrad.py: the speed overlay (uopc/speed) weighed: the plain code
+                   against tinygrad in the same pairs, and each twin left out in turn
 
 Every simplified expression of both libraries is checked on all 512 points of the domain; a
 mismatch, or any other false claim, exits non-zero. Targets that are missed are reported, not
@@ -65,10 +67,12 @@ from bench_graphs import (  # noqa: E402
     interleaved,
     measure,
     node_parts,
+    plain_uopc,
     reference,
     same_as_common,
     traced_build,
     try_long_chain,
+    twins_weighed,
 )
 from bench_numbers import state_numbers  # noqa: E402
 from bench_relu import bench_relu  # noqa: E402
@@ -76,6 +80,7 @@ from bench_tinygrad import (  # noqa: E402
     Tinygrad,
     comparison,
     method_lines,
+    overlay_block,
     pairs_block,
     targets_block,
     tinygrad_block,
@@ -94,6 +99,7 @@ FULL = {
     "chain": 100_000,
     "long_chain": 200_000,
     "doublings": 18,
+    "twin_turns": 5,  # turns of the overlay weighed twin by twin, one untimed turn first
 }
 QUICK = {
     **FULL,
@@ -107,10 +113,11 @@ QUICK = {
     "chain_pairs": 2,
     "chain": 2_000,
     "long_chain": 4_000,
+    "twin_turns": 2,
 }
 
 
-SOURCES = ("uopc/*.py", "demos/bench*.py", "demos/tinygrad_demo.py", "tests/common.py")
+SOURCES = ("uopc/**/*.py", "demos/bench*.py", "demos/tinygrad_demo.py", "tests/common.py")
 
 
 def sources() -> list[str]:
@@ -138,15 +145,17 @@ def measure_graphs(libs, expressions, sizes) -> tuple[dict, list[str], list[list
     data["uopc"]["further"], found = measure(UopcFurther(), expressions, wrapped)
     failures += found
     n, chain = len(expressions), sizes["chain"]
+    # the plain code takes its turn in the same pairs, after tinygrad's (its ratios: overlay)
+    timed = libs + [plain_uopc()] if len(libs) > 1 else libs
     # one untimed turn first: it fills both libraries' lazily built matcher tables
     started = time.perf_counter()
     speeds = interleaved(
-        libs, f"simplify {n:,} expressions", lambda lib: expressions_run(lib, expressions),
+        timed, f"simplify {n:,} expressions", lambda lib: expressions_run(lib, expressions),
         sizes["pairs"], 1,
     )  # fmt: skip
     middle = time.perf_counter()
     chains = interleaved(
-        libs, f"the chain of {chain:,}", lambda lib: chain_run(lib, chain), sizes["chain_pairs"], 0
+        timed, f"the chain of {chain:,}", lambda lib: chain_run(lib, chain), sizes["chain_pairs"], 0
     )
     cost = {"expressions": middle - started, "chain": time.perf_counter() - middle}
     for lib in libs:
@@ -160,6 +169,10 @@ def measure_graphs(libs, expressions, sizes) -> tuple[dict, list[str], list[list
         for key in ("chain", "long_chain"):
             failures += chain_claims(lib.name, entry[key])
     data["pairs_seconds"] = cost
+    if len(timed) > len(libs):
+        plain = timed[-1].name
+        data["plain"] = {"simplify": speeds[plain], "chain": chains[plain]}
+        data["twins"] = twins_weighed(expressions, sizes["twin_turns"])
     return data, failures, (wrapped, exact)
 
 
@@ -202,6 +215,7 @@ def compare(args, sizes, libs, version, data, memory, references, relu_plain) ->
         pairs=sizes["pairs"], chain_pairs=sizes["chain_pairs"],
     )  # fmt: skip
     print("@@ block tinygrad-method", *method, sep="\n")
+    print("@@ block overlay", *overlay_block(table, data["twins"], sizes), sep="\n")
     return {
         "version": version,
         "expressions": sizes["expressions"],
@@ -212,7 +226,8 @@ def compare(args, sizes, libs, version, data, memory, references, relu_plain) ->
         "ratios": "uopc/tinygrad; seconds are wall (perf_counter) unless the key says cpu; "
         "a timed figure's ratio is the median of its pairs' ratios",
         "figures": table,
-        "details": {name: data[name] for name in ("uopc", "tinygrad")},
+        "details": {name: data[name] for name in ("uopc", "tinygrad", "plain")},
+        "twins": data["twins"],
         "memory": memory,
     }
 

@@ -8,6 +8,7 @@ domain is computed here with Python ints; the timed runs, the memory trace and t
 block are here too.
 """
 
+import contextlib
 import gc
 import itertools
 import operator
@@ -20,7 +21,7 @@ import weakref
 from bench_clock import Clock, checked
 from common import DIVISORS, INDEX_OPS, MULTIPLIERS, gen_index_program
 
-from uopc import I32, Ops, ParamArg, UOp
+from uopc import I32, Ops, ParamArg, UOp, speed
 from uopc.further import simplify_further
 from uopc.interp import evaluate
 from uopc.symbolic import simplify
@@ -132,6 +133,10 @@ def build(lib, expression: list[Term]):
 class Uopc:
     name = "uopc"
 
+    def mode(self):
+        """What the timed part runs under: the speed overlay, as installed by `import uopc`."""
+        return contextlib.nullcontext()
+
     def param(self, slot, lo, hi):
         return UOp(Ops.PARAM, arg=ParamArg(slot, I32, lo, hi))
 
@@ -162,6 +167,40 @@ class Uopc:
 
     def check(self, seed, original, result, expected):
         return check_uopc(seed, original, result, expected, self.name)
+
+
+class UopcOverlay(Uopc):
+    """uopc with the overlay installed but for the twins named in `without` (all of them: the
+    plain code alone). Only the timed part runs so; the graphs are built as usual."""
+
+    def __init__(self, name: str, without: tuple):
+        self.name, self.without = name, without
+
+    @contextlib.contextmanager
+    def mode(self):
+        speed.install(without=self.without)
+        try:
+            yield
+        finally:
+            speed.install()
+
+
+def plain_uopc() -> UopcOverlay:
+    return UopcOverlay("uopc, plain", tuple(speed.twin_names()))
+
+
+def twins_weighed(expressions, turns: int) -> dict:
+    """Cpu seconds of the expressions with every twin, with none, and with each left out in
+    turn, interleaved (one untimed turn first); each figure over the time with every twin."""
+    every = Uopc()
+    configs = [every, plain_uopc()]
+    configs += [UopcOverlay(f"uopc, without {name}", (name,)) for name in speed.twin_names()]
+    times = interleaved(
+        configs, f"simplify {len(expressions):,} expressions",
+        lambda lib: expressions_run(lib, expressions), turns, 1,
+    )  # fmt: skip
+    base = times[every.name]["cpu"]
+    return {lib.name: times[lib.name]["cpu"] / base for lib in configs[1:]}
 
 
 class UopcFurther(Uopc):
@@ -265,7 +304,7 @@ def expressions_run(lib, expressions) -> tuple[float, float, dict]:
     lib.forget()
     roots = [build(lib, e) for e in expressions]
     refs = [weakref.ref(n) for root in roots for n in lib.nodes(root)]
-    with Clock() as clock:
+    with lib.mode(), Clock() as clock:
         results = [lib.simplify(root) for root in roots]
     refs += [weakref.ref(n) for root in results for n in lib.nodes(root)]
     del roots, results
@@ -278,7 +317,7 @@ def chain_run(lib, n: int) -> tuple[float, float, dict]:
     """One timed simplification of x + 1 + 2 + ... + n, on a chain built untimed."""
     lib.forget()
     chain = lib.chain(n)
-    with Clock() as clock:
+    with lib.mode(), Clock() as clock:
         result = lib.simplify(chain)
     info = {"size": len(lib.nodes(result)), "value_at_0": lib.chain_value(result)}
     del chain, result

@@ -67,6 +67,7 @@ def state_tinygrad(tinygrad: dict) -> None:
         which = {"median": "the median", "min": "the lowest", "max": "the highest"}[part]
         meaning = f"{what}, {which} of the pairs' ratios, 2 decimals {MACHINE}"
         state(key, f"{figures[figure][part]:.2f}", meaning)
+    state_overlay(figures, tinygrad["twins"])
     memory = tinygrad["memory"]["tinygrad"]
     bytes_per_node = round(memory["bytes_per_distinct_node"])
     state("bench_tinygrad_bytes_per_node", bytes_per_node, f"tinygrad's bytes per node {MACHINE}")
@@ -177,3 +178,31 @@ def state_graphs(graphs: dict) -> None:
     state("bench_doublings", doubling["count"], "times p = p + p is applied")
     state("bench_doubling_nodes", doubling["nodes"], "nodes of p after the doublings")
     state("bench_doubling_tree", doubling["tree"], "nodes p would have as a tree")
+
+
+# the twins by the name install(without=...) takes -> the key's last word
+TWIN_KEYS = {
+    "infer": "infer", "fill_ranges": "fill_ranges", "build": "build",
+    "replace_src": "replace_src", "rewrite": "rewrite", "rewrite_to_fixed_point": "walk",
+    "enum": "enum",
+}  # fmt: skip
+
+
+def state_overlay(figures: dict, twins: dict) -> None:
+    """The plain code's ratios to tinygrad, the overlay's gain, and each twin's weight."""
+    for key, figure, what in (
+        (
+            "bench_plain_nodes_per_s_ratio_median",
+            "plain_nodes_per_second_cpu",
+            "nodes per cpu second",
+        ),
+        ("bench_plain_chain_ratio_median", "plain_chain_seconds_cpu", "cpu seconds on the chain"),
+    ):
+        meaning = f"plain uopc (no overlay)/tinygrad {what}, median of the pairs {MACHINE}"
+        state(key, f"{figures[figure]['median']:.2f}", meaning)
+    gain = figures["overlay_speedup"]["median"]
+    state("bench_overlay_speedup", f"{gain:.2f}", f"plain over overlay cpu time {MACHINE}")
+    for name, word in TWIN_KEYS.items():
+        value = twins[f"uopc, without {name}"]
+        meaning = f"cpu time without the twin of {name} over with every twin {MACHINE}"
+        state(f"bench_without_{word}", f"{value:.2f}", meaning)

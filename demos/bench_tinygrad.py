@@ -9,6 +9,7 @@ and the targets. The timed targets are judged on the median of the pairs' ratios
 on one tracemalloc measure, and the node counts (the further rules on) on the counts themselves.
 """
 
+import contextlib
 import textwrap
 
 from bench_graphs import COLUMNS, INT_MAX, INT_MIN, INT_OPS, NAMES, POINTS, spread
@@ -65,6 +66,10 @@ class Tinygrad:
     """tinygrad through names looked up one by one: a missing name stops with a clear message."""
 
     name = "tinygrad"
+
+    def mode(self):
+        """What the timed part runs under: tinygrad as it is (uopc's overlay is not tinygrad's)."""
+        return contextlib.nullcontext()
 
     def __init__(self):
         self.UOp = find("tinygrad.uop.ops.UOp")
@@ -204,6 +209,16 @@ def comparison(data, memory, sizes) -> dict:
     for name, (run, clock, way) in PAIRED.items():
         found = spread(pair_ratios(u[run][clock], t[run][clock], way, nodes))
         table[name].update(found, uopc_over_tinygrad=found["median"])
+    plain = data.get("plain")
+    if plain is not None:  # the plain code in the same pairs: its own ratios to tinygrad
+        for name in ("nodes_per_second_cpu", "chain_seconds_cpu"):
+            run, clock, way = PAIRED[name]
+            found = spread(pair_ratios(plain[run][clock], t[run][clock], way, nodes))
+            table[f"plain_{name}"] = {**found, "uopc_over_tinygrad": found["median"]}
+        speedup = [
+            p / o for p, o in zip(plain["simplify"]["cpus"], u["simplify"]["cpus"], strict=True)
+        ]
+        table["overlay_speedup"] = spread(speedup)
     for name, (sense, bound) in TARGETS.items():
         table[name]["target"] = f"{sense} {bound}"
         table[name]["met"] = met(table[name]["uopc_over_tinygrad"], sense, bound)
@@ -302,6 +317,30 @@ def pairs_block(table, sizes, cost: dict) -> list[str]:
         f"  the pairs took {cost['expressions']:,.0f} s (the expressions) and "
         f"{cost['chain']:,.0f} s (the chain), wall",
     ]
+    return lines
+
+
+def overlay_block(table, twins: dict, sizes) -> list[str]:
+    """The plain code against tinygrad in the same pairs, and each twin of the overlay weighed
+    by leaving it out (uopc/speed: appendix G)."""
+    lines = [f"the speed overlay (uopc/speed) weighed, cpu time  {MACHINE}"]
+    for label, key in (
+        ("simplify, nodes per second", "nodes_per_second_cpu"),
+        ("the chain, seconds", "chain_seconds_cpu"),
+    ):
+        fast, plain = table[key], table[f"plain_{key}"]
+        lines += [
+            f"  {label}, uopc/tinygrad, the median of the pairs:",
+            f"    overlay {fast['median']:.2f}; plain {plain['median']:.2f} "
+            f"(lowest {plain['min']:.2f}, highest {plain['max']:.2f})",
+        ]
+    speedup = table["overlay_speedup"]
+    lines += [
+        f"  plain over overlay on the expressions, in the same turns: {speedup['median']:.2f}",
+        f"  each twin left out, the rest installed ({sizes['twin_turns']:,} turns): the time",
+        "  over the time with every twin (above 1: the twin saves time)",
+    ]
+    lines += [f"    {name.removeprefix('uopc, ')}: {value:.2f}" for name, value in twins.items()]
     return lines
 
 

@@ -35,12 +35,16 @@ _installed = False
 
 
 # --8<-- [start:install]
-def install() -> None:
-    """Put every twin in place (and Ops under a metaclass without 3.11's slow fallback)."""
+def install(without: tuple = ()) -> None:
+    """Put every twin in place (and Ops under a metaclass without 3.11's slow fallback), but
+    those named in `without` ("infer", ..., "enum"), which keep their plain function (the
+    benchmark weighs each twin so)."""
     global _installed
+    uninstall()
     for where, name, twin in TWINS:
-        setattr(where, name, twin)
-    if node.LEAN_ENUM_TYPE is not None:
+        if name.strip("_") not in without:
+            setattr(where, name, twin)
+    if node.LEAN_ENUM_TYPE is not None and "enum" not in without:
         ops.Ops.__class__ = node.LEAN_ENUM_TYPE
     _installed = True
 
@@ -66,3 +70,8 @@ def plain(where, name: str):
     """The plain function that TWINS names, installed or not (for the tests that set a twin
     beside it): plain(rewrite.PatternMatcher, "rewrite")."""
     return _PLAIN[where, name]
+
+
+def twin_names() -> list[str]:
+    """The names install(without=...) takes: each twin's plain name, and "enum"."""
+    return [name.strip("_") for _where, name, _twin in TWINS] + ["enum"]
