@@ -109,7 +109,7 @@ def check_hashes(out: Path, root: Path) -> list[str]:
 # tests/test_bench.py checks against this.
 COMPANION_SOURCES = {
     "bench/bench.json": (
-        "uopc/*.py",
+        "uopc/**/*.py",
         "demos/bench*.py",
         "demos/tinygrad_demo.py",
         "tests/common.py",

@@ -27,7 +27,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
-PACKAGE = ("uopc/*.py",)
+PACKAGE = ("uopc/**/*.py",)  # the taught modules and the speed overlay
 # What every program of the book may import from tests/: the generators and the number helper.
 SUPPORT = ("tests/common.py", "tests/counting.py")
 TEST_SUPPORT = (*SUPPORT, "tests/conftest.py", "tests/shrink.py", "tests/ref_ops.c")
