@@ -92,6 +92,11 @@ def code_numbers() -> dict[str, tuple[object, str]]:
     put("uopc_lines", sum(compiler.values()), "lines of the compiler (uopc/ less __main__.py)")
     put("uopc_lines_about", about(sum(compiler.values())), "the same, two digits")
     put("uopc_files", len(compiler), "files of the compiler (uopc/ less __main__.py)")
+    overlay = sum(
+        len(path.read_text(encoding="utf-8").splitlines())
+        for path in sorted((ROOT / "uopc" / "speed").glob("*.py"))
+    )
+    put("lines_speed", overlay, "lines of the speed overlay, uopc/speed/ (appendix G)")
     ops = module_tree("ops.py")
     (members,) = (n for n in ops.body if isinstance(n, ast.ClassDef) and n.name == "Ops")
     put("ops_total", sum("enum.auto()" in ast.unparse(n) for n in members.body), "members of Ops")
