@@ -3,12 +3,15 @@
 Relies on `ops`, `dtypes` and `uop` (the node's class, its args and `UOpError`). One function per
 group of ops returns the would-be node's dtype or raises `UOpError` naming the op; `infer`
 dispatches through the table `_CHECKS`. Invariant: a check reads only the op, the srcs (nodes
-already checked) and the arg, and changes nothing, so a node that fails leaves no trace.
+already checked) and the arg, and changes nothing (but a weak cache of bodies that passed), so
+a node that fails leaves no trace.
 
 `UOp.__new__` calls `infer` on every new node, and `infer` must know the node's class: to keep
 imports one way, this module imports `uop`, and hands `infer` to it when it loads (the last
 lines below); `uopc/__init__.py` imports this module, so that is done before any node is built.
 """
+
+import weakref
 
 from . import uop
 from .dtypes import BOOL, F32, I32, INT_MAX, INT_MIN, VALUE_DTYPES, VOID, DType, Ptr, dtype_of_value
@@ -63,8 +66,21 @@ def _check_param(op, src, arg):
 MAX_SCRATCH_ELEMENTS = 2**24
 
 
-def _body_params(op, body) -> list:
+# body -> its PARAMs, for bodies that passed: many CALLs of one body walk it once, not once
+# each (16,000 calls took minutes). Held weakly, so an entry goes with its body and a body
+# built again later (a new node, maybe at the same address) is walked again.
+_BODY_PARAMS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _body_params(op, body) -> tuple:
     """The PARAMs of a call's body in toposort order, after checking what a body may hold."""
+    params = _BODY_PARAMS.get(body)
+    if params is None:
+        params = _BODY_PARAMS[body] = _walk_body(op, body)
+    return params
+
+
+def _walk_body(op, body) -> tuple:
     params, allocs = [], {}
     for node in body.toposort():
         if node.op in (Ops.CALL, Ops.BUFFER):
@@ -83,7 +99,7 @@ def _body_params(op, body) -> list:
             f"its scratch arrays hold {scratch:,} elements together, "
             f"above the limit of {MAX_SCRATCH_ELEMENTS:,}",
         )
-    return params
+    return tuple(params)
 
 
 def _check_call(op, src, arg):
