@@ -479,8 +479,8 @@ def wait_for(found, seconds: float = 60) -> bool:
 
 @pytest.mark.parametrize(
     "signal_number, status, stderr",
-    [(signal.SIGINT, 130, "uopc: interrupted\n")],
-    ids=["SIGINT"],
+    [(signal.SIGINT, 130, "uopc: interrupted\n"), (signal.SIGTERM, 143, "")],
+    ids=["SIGINT", "SIGTERM"],
 )
 def test_a_signal_while_clang_compiles_stops_both(tmp_path, signal_number, status, stderr):
     # uopc ends in one line (or none, for SIGTERM) and takes its compiler with it: clang runs in

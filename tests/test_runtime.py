@@ -8,6 +8,7 @@ import ctypes
 import math
 import os
 import shutil
+import signal
 import struct
 import subprocess
 import sys
@@ -505,6 +506,51 @@ def test_a_hanging_compiler_is_stopped(cache, tmp_path, monkeypatch, answers_ver
         assert gone(pid), "the compiler's own child was left running"
     leftovers = os.listdir(cache) if cache.exists() else []  # the version is asked first
     assert [name for name in leftovers if ".tmp" in name] == []
+
+
+def test_sigterm_while_compiling_stops_the_compiler(cache, tmp_path):
+    """Issue 31: the compiler runs in a session of its own, so SIGTERM to Python alone left it
+    running (and its temporary in the cache). While it compiles, SIGTERM ends Python with
+    status 143 after killing the compiler's group and removing the temporary."""
+    cc = sleeping_clang(tmp_path)
+    script = (
+        "import sys; from uopc import runtime\n"
+        f"runtime.CACHE_DIR = {str(cache)!r}\n"
+        f"runtime.compile_c({SOURCE!r}, cc={cc!r})\n"
+    )
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    with subprocess.Popen([sys.executable, "-c", script], env=env) as child:
+        pid_file = tmp_path / "sleep.pid"
+        deadline = time.monotonic() + 60
+        while not (pid_file.exists() and pid_file.read_text().strip()):
+            assert time.monotonic() < deadline and child.poll() is None, "the compile never began"
+            time.sleep(0.02)
+        child.terminate()
+        assert child.wait(timeout=60) == 143
+    pid, deadline = int(pid_file.read_text()), time.monotonic() + 2
+    while not gone(pid) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert gone(pid), "the compiler was left running"
+    assert [name for name in os.listdir(cache) if ".tmp" in name] == []
+
+
+def test_a_compile_leaves_a_handler_of_sigterm_as_it_found_it(cache, tmp_path):
+    # the handler is set only for the compile, and never over one the program chose
+    fast = tmp_path / "clang"
+    fast.write_text('#!/bin/sh\nwhile [ $# -gt 0 ]; do [ "$1" = -o ] && : > "$2"; shift; done\n')
+    fast.chmod(0o755)
+    compile_c(SOURCE, cc=str(fast))
+    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
+
+    def mine(signum, frame):
+        pass
+
+    previous = signal.signal(signal.SIGTERM, mine)
+    try:
+        compile_c(SOURCE + "\n", cc=str(fast))
+        assert signal.getsignal(signal.SIGTERM) is mine
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 @pytest.mark.parametrize("content, mode", [("not a program\n", 0o755), ("", 0o644)])

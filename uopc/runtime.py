@@ -8,9 +8,11 @@ loaded only when its SHA-256 matches the one recorded after its build; the cache
 user's own and nobody else can write it; a call never runs with one buffer passed twice unless
 the caller asked for it, nor with an integer outside the range its parameter declares, nor
 with a value that does not fit its parameter's dtype; a source over MAX_C_LINES never reaches
-the compiler, and a compiler still running after its time is stopped, with its children.
+the compiler, and a compiler still running after its time, or when Ctrl-C or SIGTERM stops
+Python while it compiles (in the main thread), is stopped, with its children.
 """
 
+import contextlib
 import ctypes
 import functools
 import hashlib
@@ -22,6 +24,7 @@ import signal
 import stat
 import subprocess
 import tempfile
+import threading
 import time
 
 from .dtypes import BOOL, F32, I32, INT_MAX, INT_MIN, VOID, Ptr
@@ -127,10 +130,10 @@ def run_compiler(command: list[str], timeout: float) -> subprocess.CompletedProc
         raise CompilerError(
             f"the compiler {command[0]} cannot be run: {error.strerror or error}"
         ) from None
-    with process:
+    with process, _sigterm_raises():
         try:
             out, err = process.communicate(timeout=timeout)
-        except BaseException as error:  # the timeout, or Ctrl-C: no compiler is left behind
+        except BaseException as error:  # the timeout, Ctrl-C or SIGTERM: no compiler is left
             _kill_group(process)
             if isinstance(error, subprocess.TimeoutExpired):
                 raise CompilerError(
@@ -139,6 +142,30 @@ def run_compiler(command: list[str], timeout: float) -> subprocess.CompletedProc
                 ) from None
             raise
     return subprocess.CompletedProcess(command, process.returncode, out, err)
+
+
+@contextlib.contextmanager
+def _sigterm_raises():
+    """While the compiler runs, SIGTERM raises SystemExit(143) here instead of ending Python at
+    once: the compiler runs in a session of its own, so no signal to us reaches it, and only
+    code that runs can kill its group and remove its temporary file. Only in the main thread
+    (the one Python lets set a handler) and only over the default action, never over a
+    handler the program chose."""
+    if (
+        threading.current_thread() is not threading.main_thread()
+        or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL
+    ):
+        yield
+        return
+    signal.signal(signal.SIGTERM, _exit_on_signal)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def _exit_on_signal(signum, frame):
+    raise SystemExit(128 + signum)  # the status a shell reports for a process the signal ended
 
 
 def _kill_group(process: subprocess.Popen) -> None:
