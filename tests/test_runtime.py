@@ -536,10 +536,8 @@ def test_sigterm_while_compiling_stops_the_compiler(cache, tmp_path):
 
 def test_a_compile_leaves_a_handler_of_sigterm_as_it_found_it(cache, tmp_path):
     # the handler is set only for the compile, and never over one the program chose
-    fast = tmp_path / "clang"
-    fast.write_text('#!/bin/sh\nwhile [ $# -gt 0 ]; do [ "$1" = -o ] && : > "$2"; shift; done\n')
-    fast.chmod(0o755)
-    compile_c(SOURCE, cc=str(fast))
+    fast = instant_clang(tmp_path)
+    compile_c(SOURCE, cc=fast)
     assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
 
     def mine(signum, frame):
@@ -547,10 +545,47 @@ def test_a_compile_leaves_a_handler_of_sigterm_as_it_found_it(cache, tmp_path):
 
     previous = signal.signal(signal.SIGTERM, mine)
     try:
-        compile_c(SOURCE + "\n", cc=str(fast))
+        compile_c(SOURCE + "\n", cc=fast)
         assert signal.getsignal(signal.SIGTERM) is mine
     finally:
         signal.signal(signal.SIGTERM, previous)
+
+
+def instant_clang(tmp_path) -> str:
+    """A `clang` that writes an empty file wherever -o points, at once."""
+    script = tmp_path / "clang"
+    script.write_text('#!/bin/sh\nwhile [ $# -gt 0 ]; do [ "$1" = -o ] && : > "$2"; shift; done\n')
+    script.chmod(0o755)
+    return str(script)
+
+
+def test_a_compile_removes_the_temporaries_whose_writer_is_gone(cache, tmp_path):
+    """Issue 31: a compile killed by SIGKILL left its `{key}.XXXX.so.tmp` for ever. The next
+    compile removes a temporary whose writer's pid (on this machine) is gone, or that is older
+    than a day; a live writer's file, another machine's fresh one and other files stay."""
+    with subprocess.Popen(["true"]) as finished:
+        pass  # its pid now names no process
+    host, key = runtime.HOST, "0123456789abcdef01234567"
+    names = {
+        f"{key}.{host}-{finished.pid}.abcd_123.so.tmp": False,  # a killed writer
+        f"{key}.{host}-{finished.pid}.abcd_124.tmp": False,  # its source or sidecar
+        f"{key}.{host}-{os.getpid()}.abcd_125.so.tmp": True,  # a live writer: this process
+        f"{key}.0000beef-{finished.pid}.abcd_126.so.tmp": True,  # another machine's, fresh
+        f"{key}.abcd_127.so.tmp": True,  # a name from before pids, fresh
+        f"{key}.abcd_128.so.tmp": False,  # the same, two days old
+        f"{key}.{host}-{os.getpid()}.abcd_129.so.tmp.keep": True,  # not a temporary's name
+        "notes.tmp": True,
+    }
+    cache.mkdir(mode=0o700)
+    for name in names:
+        (cache / name).write_text("")
+    two_days_ago = time.time() - 2 * 86400
+    os.utime(cache / f"{key}.abcd_128.so.tmp", (two_days_ago, two_days_ago))
+    compile_c(SOURCE, cc=instant_clang(tmp_path))
+    left = set(os.listdir(cache))
+    assert {name for name, kept in names.items() if kept} <= left
+    assert not {name for name, kept in names.items() if not kept} & left
+    assert not [name for name in left - set(names) if name.endswith(".tmp")]
 
 
 @pytest.mark.parametrize("content, mode", [("not a program\n", 0o755), ("", 0o644)])
