@@ -5,6 +5,7 @@ traceback; then a fuzz layer that feeds damaged texts and arguments to every com
 
 import os
 import random
+import signal
 import subprocess
 import sys
 import time
@@ -454,3 +455,53 @@ def test_fuzz_every_command(capsys, tmp_path, monkeypatch):
         checks += 1
     assert refused > checks // 4
     report("reliability", "cli-fuzz", checks)
+
+
+# ---------------------------------------------------------------------------------------------
+# issue 31: a signal while clang compiles
+# ---------------------------------------------------------------------------------------------
+
+
+def process_gone(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stat_file:
+            return stat_file.read().split()[2] == "Z"  # a zombie has stopped running
+    except FileNotFoundError:
+        return True
+
+
+def wait_for(found, seconds: float = 60) -> bool:
+    deadline = time.monotonic() + seconds
+    while not found() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return found()
+
+
+@pytest.mark.parametrize(
+    "signal_number, status, stderr",
+    [(signal.SIGINT, 130, "uopc: interrupted\n"), (signal.SIGTERM, 143, "")],
+    ids=["SIGINT", "SIGTERM"],
+)
+def test_a_signal_while_clang_compiles_stops_both(tmp_path, signal_number, status, stderr):
+    # uopc ends in one line (or none, for SIGTERM) and takes its compiler with it: clang runs in
+    # a session of its own, so only uopc can stop it; nor is a temporary left in the cache
+    fake = tmp_path / "fake_bin"
+    fake.mkdir()
+    (fake / "clang").write_text(
+        '#!/bin/sh\nif [ "$1" = "--version" ]; then echo "fake clang 1.0"; exit 0; fi\n'
+        f"sleep 1000 &\necho $! > {tmp_path / 'sleep.pid'}\nwait\n"
+    )
+    (fake / "clang").chmod(0o755)
+    path, cache = f"{fake}{os.pathsep}{os.environ['PATH']}", tmp_path / "c"
+    with subprocess.Popen(
+        [sys.executable, "-m", "uopc", "run", RELU, "1", "2"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
+        env=environment(PATH=path, UOPC_CACHE=str(cache)),
+    ) as process:  # fmt: skip
+        pid_file = tmp_path / "sleep.pid"
+        assert wait_for(lambda: pid_file.exists() and pid_file.read_text().strip())
+        process.send_signal(signal_number)
+        out, err = process.communicate(timeout=60)
+    assert (process.returncode, out, err) == (status, "", stderr)
+    assert wait_for(lambda: process_gone(int(pid_file.read_text())), 5), "clang was left running"
+    assert [name for name in os.listdir(cache) if name.endswith(".tmp")] == []

@@ -16,11 +16,13 @@
 """
 
 import contextlib
+import heapq
 import random
 import re
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 import test_pipeline
@@ -29,7 +31,7 @@ from common import gen_index_program
 from uopc import I32, INT_MAX, INT_MIN, Ops, ParamArg, UOp
 from uopc.dtypes import F32
 from uopc.fold import FOLD, INLINE, fold
-from uopc.further import FURTHER, further, simplify_further
+from uopc.further import FURTHER, further, nodes_under_one, simplify_further
 from uopc.interp import evaluate
 from uopc.rewrite import PatternMatcher, graph_rewrite
 from uopc.semantics import same
@@ -200,6 +202,54 @@ def test_long_sum_stays_linear():
     for c in range(1, 20_001):
         node = node + c
     assert simplify_further(node) is x + C(200_010_000)
+
+
+def test_nodes_under_one_is_the_difference_of_the_two_toposorts():
+    # smaller() compares what is under one graph alone; that must be exactly the set
+    # difference, so it decides as len(new.toposort()) < len(old.toposort()) did
+    graphs = [gen_index_program(random.Random(seed))[0] for seed in range(60)]
+    graphs += [simplify(graph) for graph in graphs] + [x, x + 1, (x + 1) + y]
+    rng = random.Random(31)
+    for _ in range(400):
+        new, old = rng.choice(graphs), rng.choice(graphs)
+        if rng.random() < 0.3:  # one under the other
+            new = rng.choice(old.toposort())
+        under_new, under_old = set(new.toposort()), set(old.toposort())
+        want = (len(under_new - under_old), len(under_old - under_new))
+        assert nodes_under_one(new, old) == want, (infix(new), infix(old))
+
+
+def walks_on_a_chain(links: int, monkeypatch) -> int:
+    """Nodes walked by toposort and queued by smaller() while simplify_further runs on the
+    chain x = max(x + p0, p1) of the given length."""
+    walked = [0]
+    toposort, heappush = UOp.toposort, heapq.heappush
+
+    def counted_toposort(u, skip=None):
+        order = toposort(u, skip)
+        walked[0] += len(order)
+        return order
+
+    def counted_push(heap, item):
+        walked[0] += 1
+        heappush(heap, item)
+
+    monkeypatch.setattr(UOp, "toposort", counted_toposort)
+    queue = SimpleNamespace(heappush=counted_push, heappop=heapq.heappop)
+    monkeypatch.setattr(sys.modules["uopc.further"], "heapq", queue)
+    node = param(2)
+    for _ in range(links):
+        node = (node + x).max(y)
+    simplify_further(node)
+    return walked[0]
+
+
+def test_like_terms_does_not_walk_the_whole_chain(monkeypatch):
+    # issue 31: smaller() ran toposort on both graphs at each try of like terms, so 1,000 /
+    # 2,000 / 4,000 links took 3 / 12 / 47 s. Counted in nodes walked, not in seconds: twice
+    # the links must walk about twice the nodes (the toposorts walked four times as many).
+    short, long = walks_on_a_chain(300, monkeypatch), walks_on_a_chain(600, monkeypatch)
+    assert 0 < long < 3 * short, (short, long)
 
 
 # ---- the compiled matcher against the plain one, over the further rules -----------------------

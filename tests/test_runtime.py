@@ -8,6 +8,7 @@ import ctypes
 import math
 import os
 import shutil
+import signal
 import struct
 import subprocess
 import sys
@@ -505,6 +506,86 @@ def test_a_hanging_compiler_is_stopped(cache, tmp_path, monkeypatch, answers_ver
         assert gone(pid), "the compiler's own child was left running"
     leftovers = os.listdir(cache) if cache.exists() else []  # the version is asked first
     assert [name for name in leftovers if ".tmp" in name] == []
+
+
+def test_sigterm_while_compiling_stops_the_compiler(cache, tmp_path):
+    """Issue 31: the compiler runs in a session of its own, so SIGTERM to Python alone left it
+    running (and its temporary in the cache). While it compiles, SIGTERM ends Python with
+    status 143 after killing the compiler's group and removing the temporary."""
+    cc = sleeping_clang(tmp_path)
+    script = (
+        "import sys; from uopc import runtime\n"
+        f"runtime.CACHE_DIR = {str(cache)!r}\n"
+        f"runtime.compile_c({SOURCE!r}, cc={cc!r})\n"
+    )
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    with subprocess.Popen([sys.executable, "-c", script], env=env) as child:
+        pid_file = tmp_path / "sleep.pid"
+        deadline = time.monotonic() + 60
+        while not (pid_file.exists() and pid_file.read_text().strip()):
+            assert time.monotonic() < deadline and child.poll() is None, "the compile never began"
+            time.sleep(0.02)
+        child.terminate()
+        assert child.wait(timeout=60) == 143
+    pid, deadline = int(pid_file.read_text()), time.monotonic() + 2
+    while not gone(pid) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert gone(pid), "the compiler was left running"
+    assert [name for name in os.listdir(cache) if ".tmp" in name] == []
+
+
+def test_a_compile_leaves_a_handler_of_sigterm_as_it_found_it(cache, tmp_path):
+    # the handler is set only for the compile, and never over one the program chose
+    fast = instant_clang(tmp_path)
+    compile_c(SOURCE, cc=fast)
+    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
+
+    def mine(signum, frame):
+        pass
+
+    previous = signal.signal(signal.SIGTERM, mine)
+    try:
+        compile_c(SOURCE + "\n", cc=fast)
+        assert signal.getsignal(signal.SIGTERM) is mine
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def instant_clang(tmp_path) -> str:
+    """A `clang` that writes an empty file wherever -o points, at once."""
+    script = tmp_path / "clang"
+    script.write_text('#!/bin/sh\nwhile [ $# -gt 0 ]; do [ "$1" = -o ] && : > "$2"; shift; done\n')
+    script.chmod(0o755)
+    return str(script)
+
+
+def test_a_compile_removes_the_temporaries_whose_writer_is_gone(cache, tmp_path):
+    """Issue 31: a compile killed by SIGKILL left its `{key}.XXXX.so.tmp` for ever. The next
+    compile removes a temporary whose writer's pid (on this machine) is gone, or that is older
+    than a day; a live writer's file, another machine's fresh one and other files stay."""
+    with subprocess.Popen(["true"]) as finished:
+        pass  # its pid now names no process
+    host, key = runtime.HOST, "0123456789abcdef01234567"
+    names = {
+        f"{key}.{host}-{finished.pid}.abcd_123.so.tmp": False,  # a killed writer
+        f"{key}.{host}-{finished.pid}.abcd_124.tmp": False,  # its source or sidecar
+        f"{key}.{host}-{os.getpid()}.abcd_125.so.tmp": True,  # a live writer: this process
+        f"{key}.0000beef-{finished.pid}.abcd_126.so.tmp": True,  # another machine's, fresh
+        f"{key}.abcd_127.so.tmp": True,  # a name from before pids, fresh
+        f"{key}.abcd_128.so.tmp": False,  # the same, two days old
+        f"{key}.{host}-{os.getpid()}.abcd_129.so.tmp.keep": True,  # not a temporary's name
+        "notes.tmp": True,
+    }
+    cache.mkdir(mode=0o700)
+    for name in names:
+        (cache / name).write_text("")
+    two_days_ago = time.time() - 2 * 86400
+    os.utime(cache / f"{key}.abcd_128.so.tmp", (two_days_ago, two_days_ago))
+    compile_c(SOURCE, cc=instant_clang(tmp_path))
+    left = set(os.listdir(cache))
+    assert {name for name, kept in names.items() if kept} <= left
+    assert not {name for name, kept in names.items() if not kept} & left
+    assert not [name for name in left - set(names) if name.endswith(".tmp")]
 
 
 @pytest.mark.parametrize("content, mode", [("not a program\n", 0o755), ("", 0o644)])

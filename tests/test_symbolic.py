@@ -5,14 +5,26 @@ Each case names a rule, builds an expression, and gives the expected result of `
 fired, so a case cannot pass because some other rule happened to do the work.
 """
 
+import contextlib
 import math
+import signal
 
 import pytest
 
 from uopc import BOOL, F32, I32, INT_MAX, INT_MIN, Ops, ParamArg, UOp
 from uopc.fold import fold
 from uopc.rewrite import PatternMatcher, graph_rewrite
-from uopc.symbolic import FAST, SYM, default, fast, simplify, split
+from uopc.symbolic import (
+    FAST,
+    MAX_UNFOLDED,
+    SYM,
+    add_terms,
+    default,
+    fast,
+    simplify,
+    split,
+    total,
+)
 
 C = UOp.const
 x = UOp(Ops.PARAM, (), ParamArg(0, I32))  # no declared range
@@ -261,3 +273,60 @@ def test_floordiv_by_a_range_holding_minus_one_is_not_safe():
     divisor = UOp(Ops.PARAM, (), ParamArg(1, I32, -1, 1))
     assert not (x // divisor).safe
     assert (i // UOp(Ops.PARAM, (), ParamArg(1, I32, -1, 1))).safe  # i >= 0: no wrap
+
+
+class TookTooLong(BaseException):
+    """Raised by the alarm; a BaseException, so that no `except Exception` in uopc eats it."""
+
+
+@contextlib.contextmanager
+def alarm(seconds: int):
+    """Fail, rather than hang, when the body runs past seconds (for walks that take
+    milliseconds when right and hours when wrong: never a timing of the fast case)."""
+
+    def ring(signum, frame):
+        raise TookTooLong(f"still running after {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, ring)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def doubled(base: UOp, depth: int) -> UOp:
+    """base + base, that sum added to itself, and so on: depth ADDs, each used twice above."""
+    node = base
+    for _ in range(depth):
+        node = node + node
+    return node
+
+
+p01 = UOp(Ops.PARAM, (), ParamArg(0, I32, 0, 1))
+
+
+def test_a_sum_of_shared_adds_is_not_unfolded():
+    """Issue 31: add_terms listed a shared ADD at each use, so `// 4` over 27 doublings walked
+    2**27 terms. Depth 30 still fits i32 (so the split is tried, and gives up); depth 60 wraps
+    (so `safe` refuses first). A regression unfolds 2**30 terms: the alarm makes that a
+    failure instead of a hang."""
+    with alarm(20):
+        for depth in (30, 60):
+            expr = doubled(p01, depth) // 4
+            assert simplify(expr) is expr, depth
+        assert add_terms(doubled(p01, 30)) is None
+
+
+def test_add_terms_lists_trees_and_short_shared_sums_as_before():
+    """The bound leaves ordinary sums alone: a tree of any size, and a shared sum of at most
+    MAX_UNFOLDED terms, are listed term by term and split as before."""
+    assert MAX_UNFOLDED == 4096
+    assert add_terms(doubled(p01 * 4, 12)) == [p01 * 4] * 4096
+    assert split(doubled(p01 * 4, 12), 4) == (total([p01 * 1] * 4096), None)  # q is p*1
+    assert add_terms(doubled(p01 * 4, 13)) is None and split(doubled(p01 * 4, 13), 4) is None
+    chain = x
+    for k in range(MAX_UNFOLDED + 10):
+        chain = chain + (y * 4 if k % 2 else x)
+    assert add_terms(chain) == [x] + [x, y * 4] * (MAX_UNFOLDED // 2 + 5)

@@ -1164,3 +1164,33 @@ def test_an_op_without_an_arg_refuses_one(op):
     x = UOp(Ops.PARAM, (), ParamArg(0, I32))
     with pytest.raises(UOpError, match=f"^{op.name}: takes no arg$"):
         UOp(op, (x, x), 5)
+
+
+def test_calls_of_one_body_walk_it_once(monkeypatch):
+    # issue 31: each CALL walked its whole body, so 16,000 calls of one body took minutes;
+    # the body's PARAMs are kept per body node, so 300 calls walk it once
+    body = param(0, I32) * param(1, I32) + 1
+    walks = []
+    toposort = UOp.toposort
+    monkeypatch.setattr(UOp, "toposort", lambda u, skip=None: walks.append(u) or toposort(u, skip))
+    calls = [UOp(Ops.CALL, (body, UOp.const(n), UOp.const(-n)), CallArg("f")) for n in range(300)]
+    assert walks.count(body) <= 1 and len(calls) == 300
+    with pytest.raises(UOpError, match="argument 1 has dtype f32, the body wants i32"):
+        UOp(Ops.CALL, (body, UOp.const(1), UOp.const(1.0)), CallArg("f"))  # args still checked
+
+
+def test_a_body_built_again_is_checked_again():
+    # the kept PARAMs go with their body: a body dropped and built again with other PARAMs
+    # (a new node, perhaps at the old address) is walked again, never answered from the old one
+    from uopc import typecheck
+
+    def build(dtype):
+        return UOp(
+            Ops.CALL, (param(7, dtype) + param(7, dtype),) + (UOp.const(0),) * 8, CallArg("f")
+        )
+
+    assert build(I32).dtype is I32
+    gc.collect()
+    assert not any(p.arg.slot == 7 for ps in typecheck._BODY_PARAMS.values() for p in ps)
+    with pytest.raises(UOpError, match="argument 7 has dtype i32, the body wants f32"):
+        build(F32)

@@ -5,8 +5,8 @@ FILE may be `-` for standard input. Relies on every other module of the package;
 package imports this one. Invariant: every failure a user can cause (a bad file, a bad
 argument, a type error, no compiler, a compiler error, an unusable cache, output that cannot be
 written) ends the program with one line on standard error that starts with `uopc: `, and exit
-status 2; a reader that closes the pipe early ends it quietly; a traceback always means a bug
-in uopc.
+status 2; a reader that closes the pipe early ends it quietly; Ctrl-C (SIGINT) ends it with the
+one line `uopc: interrupted` and status 130; a traceback always means a bug in uopc.
 """
 
 import argparse
@@ -42,6 +42,7 @@ from .uop import ALU_SPACE, UOp, UOpError
 
 EXIT_ERROR = 2  # argparse's status for a usage error; used for every failure
 EXIT_PIPE = 141  # 128 + SIGPIPE: what a Unix tool reports when its reader went away
+EXIT_INTERRUPTED = 130  # 128 + SIGINT: what a Unix tool reports when Ctrl-C stopped it
 MAX_INFIX_NODES = 100_000  # `show` writes the tree, where a shared node appears at every use
 
 
@@ -532,7 +533,16 @@ def fail(message: str) -> int:
 
 
 def main(argv=None) -> int:
-    args = parse_arguments(sys.argv[1:] if argv is None else list(argv))
+    try:
+        return run_command(sys.argv[1:] if argv is None else list(argv))
+    except KeyboardInterrupt:  # Ctrl-C is the user's choice, not a bug: no traceback
+        quiet_stdout()
+        print("uopc: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+
+
+def run_command(argv: list) -> int:
+    args = parse_arguments(argv)
     if args.plain:
         speed.uninstall()
     try:

@@ -13,6 +13,7 @@ linear form back into a sum uses only ADD, MUL and NEG, and i32 with wrapping + 
 (the integers modulo 2**32), so every regrouping of it is exact with no guard.
 """
 
+import heapq
 import math
 
 from .dtypes import I32, INT_MAX, INT_MIN
@@ -76,8 +77,45 @@ def gather(terms: dict, constant: int) -> UOp:
 
 def smaller(new: UOp, old: UOp):
     # a rewrite of a sum is taken only when it has fewer nodes: no loop with the distribute
-    # rule (x+c1)*c2 -> x*c2 + c1*c2, and never a bigger graph
-    return new if len(new.toposort()) < len(old.toposort()) else None
+    # rule (x+c1)*c2 -> x*c2 + c1*c2, and never a bigger graph. The nodes under both count
+    # on both sides, so comparing what is under one alone gives the same answer as comparing
+    # len(toposort()), without walking the shared graph below (a chain of 4,000 links did).
+    only_new, only_old = nodes_under_one(new, old)
+    return new if only_new < only_old else None
+
+
+NEW, OLD, BOTH = 1, 2, 3
+
+
+def nodes_under_one(new: UOp, old: UOp) -> tuple[int, int]:
+    """(nodes under new and not old, nodes under old and not new), newest first.
+
+    A src is always older than its user (a smaller id), so walking by falling id meets every
+    user of a node before the node: its mark (under new, old or both) is final when it is
+    taken. Once every node still waiting is under both, so is everything below them."""
+    marks, waiting, one_sided = {}, [], 0
+    counts = {NEW: 0, OLD: 0, BOTH: 0}
+    for node, mark in ((new, NEW), (old, OLD)):
+        one_sided += mark_node(marks, waiting, node, mark)
+    while one_sided:
+        _, node = heapq.heappop(waiting)
+        mark = marks[node]
+        counts[mark] += 1
+        one_sided -= mark != BOTH
+        for s in node.src:
+            one_sided += mark_node(marks, waiting, s, mark)
+    return counts[NEW], counts[OLD]
+
+
+def mark_node(marks: dict, waiting: list, node: UOp, mark: int) -> int:
+    """Add mark to node's, queueing it when first met: the change in one-sided nodes waiting."""
+    before = marks.get(node)
+    if before is None:
+        marks[node] = mark
+        heapq.heappush(waiting, (-node.id, node))
+        return mark != BOTH
+    marks[node] = before | mark
+    return -1 if before != BOTH and before | mark == BOTH else 0
 
 
 # ---- div/mod recombination -----------------------------------------------------------------

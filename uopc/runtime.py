@@ -8,20 +8,25 @@ loaded only when its SHA-256 matches the one recorded after its build; the cache
 user's own and nobody else can write it; a call never runs with one buffer passed twice unless
 the caller asked for it, nor with an integer outside the range its parameter declares, nor
 with a value that does not fit its parameter's dtype; a source over MAX_C_LINES never reaches
-the compiler, and a compiler still running after its time is stopped, with its children.
+the compiler, and a compiler still running after its time, or when Ctrl-C or SIGTERM stops
+Python while it compiles (in the main thread), is stopped, with its children; a temporary
+whose writer is gone is removed when the next compile starts.
 """
 
+import contextlib
 import ctypes
 import functools
 import hashlib
 import numbers
 import operator
 import os
+import re
 import shutil
 import signal
 import stat
 import subprocess
 import tempfile
+import threading
 import time
 
 from .dtypes import BOOL, F32, I32, INT_MAX, INT_MIN, VOID, Ptr
@@ -127,10 +132,10 @@ def run_compiler(command: list[str], timeout: float) -> subprocess.CompletedProc
         raise CompilerError(
             f"the compiler {command[0]} cannot be run: {error.strerror or error}"
         ) from None
-    with process:
+    with process, _sigterm_raises():
         try:
             out, err = process.communicate(timeout=timeout)
-        except BaseException as error:  # the timeout, or Ctrl-C: no compiler is left behind
+        except BaseException as error:  # the timeout, Ctrl-C or SIGTERM: no compiler is left
             _kill_group(process)
             if isinstance(error, subprocess.TimeoutExpired):
                 raise CompilerError(
@@ -139,6 +144,30 @@ def run_compiler(command: list[str], timeout: float) -> subprocess.CompletedProc
                 ) from None
             raise
     return subprocess.CompletedProcess(command, process.returncode, out, err)
+
+
+@contextlib.contextmanager
+def _sigterm_raises():
+    """While the compiler runs, SIGTERM raises SystemExit(143) here instead of ending Python at
+    once: the compiler runs in a session of its own, so no signal to us reaches it, and only
+    code that runs can kill its group and remove its temporary file. Only in the main thread
+    (the one Python lets set a handler) and only over the default action, never over a
+    handler the program chose."""
+    if (
+        threading.current_thread() is not threading.main_thread()
+        or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL
+    ):
+        yield
+        return
+    signal.signal(signal.SIGTERM, _exit_on_signal)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def _exit_on_signal(signum, frame):
+    raise SystemExit(128 + signum)  # the status a shell reports for a process the signal ended
 
 
 def _kill_group(process: subprocess.Popen) -> None:
@@ -189,10 +218,53 @@ def open_cache(directory: str) -> str:
     return directory
 
 
+# A temporary's name says who writes it: `{key}.{host}-{pid}.{random}{suffix}`, where host is a
+# hash of this machine's name (a cache in a shared home folder may be written from several).
+HOST = hashlib.sha256(os.uname().nodename.encode("utf-8", "replace")).hexdigest()[:8]
+TEMPORARY = re.compile(r"[0-9a-f]{24}\.(?:([0-9a-f]{8})-([0-9]+)\.)?[a-z0-9_]+(?:\.so)?\.tmp")
+# A temporary this old is left over whatever its name says: longer than any compile the
+# default limits allow (20,000 lines at 60 s per 1,000 lines is 20 minutes).
+STALE_SECONDS = 24 * 3600
+
+
 def _temporary(directory: str, key: str, suffix: str) -> tuple[int, str]:
     """A fresh, empty file only this call knows, open for writing: created with O_EXCL (never
     through a link someone left under a guessable name), unique across processes and threads."""
-    return tempfile.mkstemp(prefix=f"{key}.", suffix=suffix, dir=directory)
+    return tempfile.mkstemp(prefix=f"{key}.{HOST}-{os.getpid()}.", suffix=suffix, dir=directory)
+
+
+def _writer_gone(host: str | None, pid: str | None) -> bool:
+    """True when the temporary's writer is a process of this machine that no longer runs."""
+    if host != HOST or pid is None:
+        return False  # another machine's pid, or a name from before pids: its age decides
+    try:
+        os.kill(int(pid), 0)  # signal 0: asks whether the process exists, sends nothing
+    except ProcessLookupError:
+        return True
+    except (OSError, OverflowError, ValueError):  # another user's process, or not a pid
+        return False
+    return False
+
+
+def remove_stale_temporaries(directory: str) -> None:
+    """Remove the temporaries that no compile will finish: their writer's pid on this machine
+    is gone (a compile killed by SIGKILL), or they are older than STALE_SECONDS. A live
+    writer's file (this process's other threads included) stays. Best effort: a file another
+    process removes first, or one we may not remove, is left to it."""
+    try:
+        entries = list(os.scandir(directory))
+    except OSError:
+        return
+    for entry in entries:
+        found = TEMPORARY.fullmatch(entry.name)
+        if found is None or not entry.is_file(follow_symlinks=False):
+            continue
+        try:
+            old = time.time() - entry.stat(follow_symlinks=False).st_mtime > STALE_SECONDS
+            if old or _writer_gone(*found.groups()):
+                os.remove(entry.path)
+        except OSError:
+            pass
 
 
 def _write_atomically(path: str, data: bytes, directory: str, key: str) -> None:
@@ -251,6 +323,7 @@ def compile_c(src: str, cc: str | None = None, flags: list[str] | None = None) -
         STATS["hits"] += 1
         return library
     source = os.path.join(directory, f"{key}.c")
+    remove_stale_temporaries(directory)
     try:
         _write_atomically(source, src.encode("utf-8"), directory, key)  # kept: errors point here
         start = time.perf_counter()

@@ -4,10 +4,11 @@ Relies on `ops` and `dtypes` only: it comes before the node's class (`uop`, whic
 on every new node), so it reads a would-be node's srcs through their fields and knows a src for
 a node by its op. One function per group of ops returns the would-be node's dtype or raises
 `UOpError` naming the op; `infer` dispatches through the table `_CHECKS`. Invariant: a check
-reads only the op, the srcs (nodes already checked) and the arg, and changes nothing, so a node
-that fails leaves no trace.
+reads only the op, the srcs (nodes already checked) and the arg, and changes nothing (but a
+weak cache of call bodies that passed), so a node that fails leaves no trace.
 """
 
+import weakref
 from dataclasses import dataclass
 
 from .dtypes import BOOL, F32, I32, INT_MAX, INT_MIN, VALUE_DTYPES, VOID, DType, Ptr, dtype_of_value
@@ -98,8 +99,21 @@ def _check_param(op, src, arg):
 MAX_SCRATCH_ELEMENTS = 2**24
 
 
-def _body_params(op, body) -> list:
+# body -> its PARAMs, for bodies that passed: many CALLs of one body walk it once, not once
+# each (16,000 calls took minutes). Held weakly, so an entry goes with its body and a body
+# built again later (a new node, maybe at the same address) is walked again.
+_BODY_PARAMS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _body_params(op, body) -> tuple:
     """The PARAMs of a call's body in toposort order, after checking what a body may hold."""
+    params = _BODY_PARAMS.get(body)
+    if params is None:
+        params = _BODY_PARAMS[body] = _walk_body(op, body)
+    return params
+
+
+def _walk_body(op, body) -> tuple:
     params, allocs = [], {}
     for node in body.toposort():
         if node.op in (Ops.CALL, Ops.BUFFER):
@@ -118,7 +132,7 @@ def _body_params(op, body) -> list:
             f"its scratch arrays hold {scratch:,} elements together, "
             f"above the limit of {MAX_SCRATCH_ELEMENTS:,}",
         )
-    return params
+    return tuple(params)
 
 
 def _check_call(op, src, arg):
