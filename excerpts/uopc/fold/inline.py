@@ -11,4 +11,4 @@ def inline_call(c):
     return None
 
 
-fold = matcher(FOLD + INLINE)  # compiled unless UOPC_MATCHER=plain
+fold = PatternMatcher(FOLD + INLINE)

@@ -1,8 +1,8 @@
 # After the strict rules: each node meets the book's rules first, so they fire where they
 # always did, and the further rules (which walk whole sums) see only the canonical forms that
 # the strict rules leave, and only when none of those fired.
-further = default + matcher(FURTHER)  # compiled unless UOPC_MATCHER=plain
-further_fast = further + matcher(FAST)
+further = default + PatternMatcher(FURTHER)
+further_fast = further + PatternMatcher(FAST)
 
 
 def simplify_further(root: UOp, fast_math: bool = False) -> UOp:

@@ -7,7 +7,6 @@ EVALUATE = {
 }
 
 
-@collector_paused  # speed only: see collector_paused
 def evaluate(root, env: dict):
     """The value of root with env mapping each PARAM slot to a Python value."""
     values = {}

@@ -3,14 +3,6 @@ def fill_ranges(u) -> None:
 
     An iterative walk that stops at cached triples: a node is computed once all its srcs
     have theirs, so usually only u itself and a new constant or two are visited."""
-    for src in u.src:  # the common case, without the stack: srcs known, or leaves
-        if src._range is None:
-            if src.src:
-                break
-            _set(src, "_range", range_of(src))
-    else:
-        _set(u, "_range", range_of(u))
-        return
     stack = [u]
     while stack:
         node = stack[-1]

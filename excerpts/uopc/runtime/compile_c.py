@@ -10,6 +10,7 @@ def compile_c(src: str, cc: str | None = None, flags: list[str] | None = None) -
         STATS["hits"] += 1
         return library
     source = os.path.join(directory, f"{key}.c")
+    remove_stale_temporaries(directory)
     try:
         _write_atomically(source, src.encode("utf-8"), directory, key)  # kept: errors point here
         start = time.perf_counter()

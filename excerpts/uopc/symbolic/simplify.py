@@ -1,5 +1,5 @@
-default = fold + matcher(SYM)  # compiled unless UOPC_MATCHER=plain
-fast = default + matcher(FAST)
+default = fold + PatternMatcher(SYM)
+fast = default + PatternMatcher(FAST)
 
 
 def simplify(root: UOp, fast_math: bool = False) -> UOp:

@@ -6,8 +6,11 @@ def split(d: UOp, c: int):
     """
     if c <= 0 or not d.safe:
         return None
+    terms = add_terms(d)
+    if terms is None:
+        return None
     quotients, rest = [], []
-    for term in add_terms(d):
+    for term in terms:
         q = quotient(term, c)
         if q is None:
             rest.append(term)

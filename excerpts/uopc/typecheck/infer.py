@@ -24,7 +24,7 @@ def infer(op, src, arg):
     if not isinstance(op, Ops):
         raise UOpError(f"unknown op {op}")
     for position, s in enumerate(src):
-        if not isinstance(s, UOp):
+        if not isinstance(getattr(s, "op", None), Ops):  # only a node carries an op
             _fail(op, f"src {position} must be a UOp, got {type(s).__name__}")
     if arg is not None and op not in _TAKES_ARG:
         _fail(op, "takes no arg")

@@ -14,8 +14,8 @@ def safe(self) -> bool:
 @property
 def range(self) -> tuple:
     """(vmin, vmax, safe), computed on first use and cached: every missing triple under
-    self is filled in, srcs first (at once when the srcs have theirs, else by one walk)."""
+    self is filled in, srcs first (ranges.fill_ranges)."""
     if self._range is None:
-        fill_ranges_quickly(self)  # speed only: fill_ranges, sooner (end of ranges.py)
+        ranges.fill_ranges(self)
     return self._range
 

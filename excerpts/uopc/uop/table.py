@@ -1,9 +1,6 @@
 class _Ref(weakref.ref):
-    """A weak reference that remembers its key, so that its callback can drop its entry.
-
-    This is what weakref.WeakValueDictionary does, but its references are made by Python
-    code; with it, building the 100,000-add chain and simplifying the benchmark's 300 index
-    expressions took 5 to 8% more cpu time than with this C-built reference type."""
+    """A weak reference that remembers its key, so that its callback can drop its entry:
+    what weakref.WeakValueDictionary does inside, with one reference per node and no more."""
 
     __slots__ = ("key",)
 

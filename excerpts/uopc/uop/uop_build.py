@@ -2,12 +2,13 @@
 def _build(cls, op, src, arg, dtype, bucket, key) -> "UOp":
     """A new node with a checked dtype, entered in its bucket of the table."""
     node = object.__new__(cls)
-    _set_op(node, op)  # each field through its slot's own setter: see FIELD_SETTERS
-    _set_src(node, src)
-    _set_arg(node, arg)
-    _set_dtype(node, dtype)
-    _set_id(node, next(_ids))
-    _set_range(node, None)
+    # UOp.__setattr__ refuses every assignment, so the fields are set past it, once
+    object.__setattr__(node, "op", op)
+    object.__setattr__(node, "src", src)
+    object.__setattr__(node, "arg", arg)
+    object.__setattr__(node, "dtype", dtype)
+    object.__setattr__(node, "id", next(_ids))
+    object.__setattr__(node, "_range", None)  # filled by range analysis on first use
     ref = bucket[key] = _Ref(node, bucket.forget)
     ref.key = key
     return node

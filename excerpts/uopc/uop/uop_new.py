@@ -15,11 +15,11 @@ class UOp:
                 bucket, key = ARG_TABLE[op], (src, arg_key(arg)) if src else arg_key(arg)
             ref = bucket.get(key)
         except (KeyError, TypeError):  # not an op, or an unhashable arg: the checker names it
-            infer(op, src, arg)
+            typecheck.infer(op, src, arg)
             raise UOpError(f"{op.name}: the arg must be hashable") from None
         node = None if ref is None else ref()
         # (a src tuple as an arg could pass for a key of the other kind: the length tells)
         if node is not None and len(node.src) == len(src):
             return node  # built before: same object, no second check, no new id
-        return cls._build(op, src, arg, infer(op, src, arg), bucket, key)
+        return cls._build(op, src, arg, typecheck.infer(op, src, arg), bucket, key)
 

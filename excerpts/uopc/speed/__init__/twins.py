@@ -1,0 +1,9 @@
+# (where, the name there, its twin): each twin stands in for the plain function of that name
+TWINS = [
+    (typecheck, "infer", node.infer),  # the checker: two common nodes looked up
+    (ranges, "fill_ranges", node.fill_ranges),  # a node's range from its srcs' at once
+    (uop.UOp, "_build", classmethod(node._build)),  # fields set through the slots' setters
+    (uop.UOp, "replace_src", node.replace_src),  # a rebuild over srcs of the same dtypes
+    (rewrite.PatternMatcher, "rewrite", matcher.rewrite),  # patterns compiled to Python
+    (rewrite, "_rewrite_to_fixed_point", walk._rewrite_to_fixed_point),  # fewer loop trips
+]
