@@ -18,13 +18,14 @@ import pytest
 from test_numbers import stated_in
 
 ROOT = Path(__file__).resolve().parents[1]
-BLOCKS = ["relu", "compile", "graphs", "tinygrad", "pairs", "targets", "tinygrad-method"]
+BLOCKS = ["relu", "compile", "graphs", "tinygrad", "pairs", "targets", "tinygrad-method", "overlay"]
 FIGURES = [
     "nodes_before", "distinct_before", "nodes_after", "distinct_after", "nodes_after_further",
     "distinct_after_further", "simplify_seconds_wall", "simplify_seconds_cpu",
     "nodes_per_second", "nodes_per_second_cpu",
     "bytes_traced", "bytes_per_distinct_node", "chain_seconds_wall", "chain_seconds_cpu",
-    "long_chain_seconds_wall", "long_chain_seconds_cpu", "long_chain_handled",
+    "long_chain_seconds_wall", "long_chain_seconds_cpu", "plain_nodes_per_second_cpu",
+    "plain_chain_seconds_cpu", "overlay_speedup", "long_chain_handled",
 ]  # fmt: skip
 
 
