@@ -13,7 +13,6 @@ Python while it compiles (in the main thread), is stopped, with its children; a 
 whose writer is gone is removed when the next compile starts.
 """
 
-import contextlib
 import ctypes
 import functools
 import hashlib
@@ -117,9 +116,28 @@ def check_size(src: str) -> int:
 
 def run_compiler(command: list[str], timeout: float) -> subprocess.CompletedProcess:
     """Run the compiler in a process group of its own, all of which is killed after `timeout`
-    seconds: killing clang's driver alone would leave its cc1 holding the output pipes."""
+    seconds, or when Ctrl-C or SIGTERM stops us: killing clang's driver alone would leave its
+    cc1 holding the output pipes."""
+    with _StopSignals() as stop:
+        process = _start(command)
+        with process:
+            try:
+                stop.arm()  # a signal held while the compiler started is raised now
+                out, err = process.communicate(timeout=timeout)
+            except BaseException as error:  # the timeout, Ctrl-C or SIGTERM: none left running
+                _kill_group(process)
+                if isinstance(error, subprocess.TimeoutExpired):
+                    raise CompilerError(
+                        f"{command[0]} was stopped after {timeout:g} s, its time limit "
+                        "(UOPC_COMPILE_TIMEOUT sets the seconds per 1,000 lines of C)"
+                    ) from None
+                raise
+    return subprocess.CompletedProcess(command, process.returncode, out, err)
+
+
+def _start(command: list[str]) -> subprocess.Popen:
     try:
-        process = subprocess.Popen(
+        return subprocess.Popen(
             command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
             start_new_session=True,
         )  # fmt: skip
@@ -132,42 +150,47 @@ def run_compiler(command: list[str], timeout: float) -> subprocess.CompletedProc
         raise CompilerError(
             f"the compiler {command[0]} cannot be run: {error.strerror or error}"
         ) from None
-    with process, _sigterm_raises():
-        try:
-            out, err = process.communicate(timeout=timeout)
-        except BaseException as error:  # the timeout, Ctrl-C or SIGTERM: no compiler is left
-            _kill_group(process)
-            if isinstance(error, subprocess.TimeoutExpired):
-                raise CompilerError(
-                    f"{command[0]} was stopped after {timeout:g} s, its time limit "
-                    "(UOPC_COMPILE_TIMEOUT sets the seconds per 1,000 lines of C)"
-                ) from None
-            raise
-    return subprocess.CompletedProcess(command, process.returncode, out, err)
 
 
-@contextlib.contextmanager
-def _sigterm_raises():
-    """While the compiler runs, SIGTERM raises SystemExit(143) here instead of ending Python at
-    once: the compiler runs in a session of its own, so no signal to us reaches it, and only
-    code that runs can kill its group and remove its temporary file. Only in the main thread
-    (the one Python lets set a handler) and only over the default action, never over a
-    handler the program chose."""
-    if (
-        threading.current_thread() is not threading.main_thread()
-        or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL
-    ):
-        yield
-        return
-    signal.signal(signal.SIGTERM, _exit_on_signal)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+class _StopSignals:
+    """Ctrl-C and SIGTERM while the compiler starts or runs. The compiler has a session of its
+    own, so no signal to us reaches it: only code of ours that runs can kill its group (and
+    _build's `finally` remove its temporary). So SIGTERM, which would end Python at once,
+    raises SystemExit(143) instead, the status a shell reports for a process it ended; and a
+    signal that comes while Popen starts the compiler, with no process yet to kill, is held
+    until `arm`. Only in the main thread (the only one Python lets set a handler), and only
+    over Python's own handlers, never over one the program chose."""
+
+    DEFAULTS = {signal.SIGINT: signal.default_int_handler, signal.SIGTERM: signal.SIG_DFL}
+
+    def __enter__(self):
+        self.armed, self.held, self.replaced = False, None, {}
+        if threading.current_thread() is threading.main_thread():
+            for signum, default in self.DEFAULTS.items():
+                if signal.getsignal(signum) is default:
+                    self.replaced[signum] = signal.signal(signum, self.handle)
+        return self
+
+    def handle(self, signum, frame):
+        if self.armed:
+            _stop(signum)
+        if self.held is None:
+            self.held = signum
+
+    def arm(self):
+        self.armed = True
+        if self.held is not None:
+            _stop(self.held)
+
+    def __exit__(self, *exc_info):
+        for signum, previous in self.replaced.items():
+            signal.signal(signum, previous)
 
 
-def _exit_on_signal(signum, frame):
-    raise SystemExit(128 + signum)  # the status a shell reports for a process the signal ended
+def _stop(signum: int):
+    if signum == signal.SIGINT:
+        raise KeyboardInterrupt
+    raise SystemExit(128 + signum)
 
 
 def _kill_group(process: subprocess.Popen) -> None:
