@@ -620,6 +620,34 @@ def test_program_refuses_a_value_that_does_not_fit(cache, dtype, value, error, m
         Buffer(dtype, 2).copyin([0, value])
 
 
+# issue 31: a bool took any object (bool(value)): "false" ran as True, None as False
+BAD_BOOLS = [
+    ("false", TypeError, "a bool wants True, False, 0 or 1, got str"),
+    (None, TypeError, "a bool wants True, False, 0 or 1, got NoneType"),
+    ([0], TypeError, "a bool wants True, False, 0 or 1, got list"),
+    (0.0, TypeError, "a bool wants True, False, 0 or 1, got float"),
+    (2, ValueError, "2 is not a bool"),
+    (-1, ValueError, "-1 is not a bool"),
+]
+
+
+@needs_clang
+@pytest.mark.parametrize("value, error, message", BAD_BOOLS, ids=repr)
+def test_a_bool_argument_is_a_bool(cache, value, error, message):
+    program = Program(scalar_call(param(1, BOOL), I32, BOOL))
+    with pytest.raises(error, match=f"f: argument 1: {message}"):
+        program(0, value)
+    with pytest.raises(error, match=f"copyin: element 2: {message}"):
+        Buffer(BOOL, 3).copyin([True, 0, value])
+
+
+@needs_clang
+def test_a_bool_argument_takes_true_false_0_and_1(cache):
+    program = Program(scalar_call(param(0, BOOL), BOOL))
+    assert [program(v) for v in (True, False, 1, 0)] == [True, False, True, False]
+    assert Buffer(BOOL, 4).copyin([True, False, 1, 0]).tolist() == [True, False, True, False]
+
+
 @needs_clang
 @pytest.mark.parametrize(
     "dtype, value, expected",

@@ -408,9 +408,21 @@ def _f32_value(value) -> float:
         raise ValueError(f"{_shown(operator.index(value))} does not fit in a float") from None
 
 
+def _bool_value(value) -> bool:
+    if type(value) is bool:
+        return value
+    # bool(value) took anything: "false" ran as True, None as False. As for an i32 (where a
+    # bool is an int), the ints 0 and 1 stand for False and True; nothing else does.
+    if not isinstance(value, numbers.Integral):
+        raise TypeError(f"a bool wants True, False, 0 or 1, got {type(value).__name__}")
+    if value not in (0, 1):
+        raise ValueError(f"{_shown(int(value))} is not a bool (True, False, 0 or 1)")
+    return bool(value)
+
+
 # dtype -> the value a C function gets, checked as the interpreter checks its inputs
-# (interp.NORMALISE): an int32 that fits, a float32-rounded real number, a bool.
-VALUE_OF = {I32: _i32_value, F32: _f32_value, BOOL: bool}
+# (interp.NORMALISE): an int32 that fits, a float32-rounded real number, a bool (or 0 or 1).
+VALUE_OF = {I32: _i32_value, F32: _f32_value, BOOL: _bool_value}
 
 
 def _unchanged(value):
