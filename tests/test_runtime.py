@@ -712,3 +712,13 @@ def test_appendix_c_states_the_limits_and_their_defaults():
     ):
         assert text in section, text
     assert MAX_SCRATCH_ELEMENTS == 2**24
+
+
+@pytest.mark.parametrize("count, refused", [(1024, False), (1025, True)])
+def test_ctypes_argument_limit_is_refused_before_clang(cache, monkeypatch, count, refused):
+    # issue 31: past 1,024 arguments ctypes failed at the call with its own ArgumentError
+    monkeypatch.setattr(runtime, "compile_c", lambda src: (_ for _ in ()).throw(OSError("built")))
+    call = UOp(Ops.CALL, (param(0, I32),) + (UOp.const(1),) * count, CallArg("wide"))
+    message = "wide takes 1,025 arguments, above the limit of 1,024 that ctypes can pass to C"
+    with pytest.raises(ValueError if refused else OSError, match=message if refused else "built"):
+        Program(call)

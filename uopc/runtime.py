@@ -469,12 +469,27 @@ def _require_call(who: str, call) -> None:
         raise TypeError(f"{who} needs a CALL, got {got}")
 
 
+MAX_CTYPES_ARGUMENTS = 1024  # ctypes passes at most this many arguments to a C function
+
+
+def _check_argument_count(call: UOp) -> None:
+    # refused before clang runs: past the limit ctypes fails only at the call, with its own error
+    count = len(call.src) - 1
+    if count > MAX_CTYPES_ARGUMENTS:
+        raise ValueError(
+            f"{call.arg.name} takes {count:,} arguments, above the limit of "
+            f"{MAX_CTYPES_ARGUMENTS:,} that ctypes can pass to C "
+            "(the interpreter has no such limit)"
+        )
+
+
 # --8<-- [start:program]
 class Program:
     """A CALL rendered, compiled (or found in the cache) and loaded: call it like a function."""
 
     def __init__(self, call: UOp):
         _require_call("Program", call)
+        _check_argument_count(call)
         self.call = call
         self.source = render(call)
         self.lib = ctypes.CDLL(compile_c(self.source))
