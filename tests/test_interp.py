@@ -287,3 +287,11 @@ def test_bad_buffers(buffers, message):
 def test_run_call_needs_a_call():
     with pytest.raises(ValueError, match="needs a CALL"):
         run_call(X + Y, [])
+
+
+def test_run_call_refuses_a_pointer_body():
+    # as render refuses it (issue 31): a C function returns no buffer
+    pointer = UOp(Ops.PARAM, (), ParamArg(0, Ptr(F32, 3)))
+    call = UOp(Ops.CALL, (pointer, UOp(Ops.BUFFER, (), ParamArg(0, Ptr(F32, 3)))), CallArg("p"))
+    with pytest.raises(ValueError, match=r"a call cannot return a pointer \(PARAM body\)"):
+        run_call(call, [[1.0, 2.0, 3.0]])
