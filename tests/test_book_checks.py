@@ -7,6 +7,7 @@ check_browser); they run here as the book build runs them, in a child process.
 """
 
 import html
+import importlib.util
 import json
 import re
 import shutil
@@ -14,6 +15,7 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -624,6 +626,89 @@ def test_mkdocs_build_fails_on_an_empty_included_file(book, text):
     assert done.returncode != 0, done.stderr
     expected = "short/one.md:12: the included file out/short/demo.txt is empty"
     assert expected in done.stderr, done.stderr
+
+
+# The hooks on damaged inputs (issue 31), called as mkdocs calls them, without a build: each
+# fault is one PluginError naming the file and what is wrong, never a Python traceback.
+def load_hook(name: str):
+    spec = importlib.util.spec_from_file_location(
+        f"hook_{name}", REPO / "docs/hooks" / f"{name}.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+class HookConfig(dict):
+    """What the hooks read of mkdocs' config: its file's path, and the snippets base path."""
+
+    def __init__(self, root: Path):
+        super().__init__(mdx_configs={"pymdownx.snippets": {"base_path": [str(root)]}})
+        self.config_file_path = str(root / "mkdocs.yml")
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("[" * 100_000 + "]" * 100_000, "is nested too deeply to be a JSON object of numbers"),
+        ('{"_missing": 7, "lines": 1}', ": _missing is 7, not a list of output names"),
+        ('{"_missing": ["a", 3], "lines": 1}', ": _missing is ['a', 3], not a list of output"),
+        (b"{\xff}", "is not JSON: "),
+    ],
+    ids=["deep", "missing number", "missing list of a number", "not UTF-8"],
+)
+def test_numbers_hook_refuses_a_damaged_numbers_file_in_one_message(tmp_path, text, expected):
+    from mkdocs.exceptions import PluginError
+
+    path = tmp_path / "out" / "numbers.json"
+    path.parent.mkdir()
+    path.write_bytes(text if isinstance(text, bytes) else text.encode("utf-8"))
+    with pytest.raises(PluginError) as caught:
+        load_hook("numbers").on_config(HookConfig(tmp_path))
+    assert str(caught.value).startswith(str(path)) and expected in str(caught.value)
+    assert "\n" not in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    "content, expected",
+    [
+        (None, "short/one.md:3: the included file out/x.txt is missing"),
+        (b"ok \xff\xfe\n", "short/one.md:3: the included file out/x.txt is not UTF-8 text: byte"),
+        (b" \n", "short/one.md:3: the included file out/x.txt is empty"),
+    ],
+    ids=["missing", "not UTF-8", "empty"],
+)
+def test_includes_hook_names_the_page_and_the_file(tmp_path, content, expected):
+    from mkdocs.exceptions import PluginError
+
+    (tmp_path / "out").mkdir()
+    if content is not None:
+        (tmp_path / "out" / "x.txt").write_bytes(content)
+    page = SimpleNamespace(file=SimpleNamespace(src_uri="short/one.md"))
+    markdown = '# One\n\n--8<-- "out/x.txt"\n'
+    with pytest.raises(PluginError, match=re.escape(expected)):
+        load_hook("includes").on_page_markdown(markdown, page, HookConfig(tmp_path), None)
+    (tmp_path / "out" / "x.txt").write_text("fine\n", encoding="utf-8")
+    hook = load_hook("includes")
+    assert hook.on_page_markdown(markdown, page, HookConfig(tmp_path), None) == markdown
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "content, expected",
+    [(None, "is missing"), (b"\xff\n", "is not UTF-8 text")],
+    ids=["missing", "not UTF-8"],
+)
+def test_mkdocs_build_names_a_bad_included_file_in_one_line(book, content, expected):
+    site_project(book)
+    demo = book / "out" / "short" / "demo.txt"
+    demo.unlink()
+    if content is not None:
+        demo.write_bytes(content)
+    done = build(book)
+    assert done.returncode != 0, done.stderr
+    assert f"short/one.md:12: the included file out/short/demo.txt {expected}" in done.stderr
+    assert "Traceback" not in done.stderr, done.stderr
 
 
 MARKUP = "<b>bold</b> & *star* _under_ `tick` [link](x.html) 2^3 a|b {: .c} \\ #5 {{ n.lines }}"

@@ -505,3 +505,29 @@ def test_a_signal_while_clang_compiles_stops_both(tmp_path, signal_number, statu
     assert (process.returncode, out, err) == (status, "", stderr)
     assert wait_for(lambda: process_gone(int(pid_file.read_text())), 5), "clang was left running"
     assert [name for name in os.listdir(cache) if name.endswith(".tmp")] == []
+
+
+def test_a_call_past_the_ctypes_limit_is_one_line(capsys, tmp_path):
+    # issue 31: run died with a ctypes.ArgumentError traceback; --interp has no such limit
+    count = 1100
+    lines = [f"%{k} = param : dtype=i32 slot={k}" for k in range(count)]
+    lines += [f"%{count} = const : dtype=i32 value=1"]
+    lines += [f"%{count + 1} = call %5, " + ", ".join([f"%{count}"] * count) + " : name=wide"]
+    path = write(tmp_path, HEADER + "\n".join(lines) + "\n")
+    result = in_process(capsys, "run", path, *["7"] * count)
+    assert_one_error_line(result, "wide takes 1,100 arguments, above the limit of 1,024 that")
+    status, out, err = in_process(capsys, "run", path, "--interp", *["7"] * count)
+    assert (status, err) == (0, "") and out.endswith(") = 7\n")
+
+
+@pytest.mark.parametrize("interp", [False, True], ids=["c", "interp"])
+def test_a_call_returning_a_pointer_is_refused_alike(capsys, tmp_path, interp):
+    # issue 31: --interp printed a result and exited 0 where run refused
+    text = HEADER + (
+        "%0 = param : dtype=f32 slot=0 size=3\n"
+        "%1 = buffer : dtype=f32 slot=0 size=3\n"
+        "%2 = call %0, %1 : name=p\n"
+    )
+    argv = ["run", write(tmp_path, text), *(["--interp"] if interp else [])]
+    result = in_process(capsys, *argv)
+    assert result == (2, "", "uopc: a call cannot return a pointer (PARAM body)\n")

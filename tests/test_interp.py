@@ -112,6 +112,15 @@ def test_evaluate_bad_inputs(env, error, text):
     assert text in str(info.value)
 
 
+@pytest.mark.parametrize("value", ["false", None, [0], 0.0, 2], ids=repr)
+def test_a_bool_input_is_a_bool(value):
+    # as the runtime takes it (issue 31): True, False, 0 or 1; bool("false") was True
+    flag = UOp(Ops.PARAM, (), ParamArg(0, BOOL))
+    with pytest.raises(TypeError, match="slot 0: a bool wants True, False, 0 or 1, got "):
+        evaluate(flag, {0: value})
+    assert [evaluate(flag, {0: v}) for v in (True, False, 1, 0)] == [True, False, True, False]
+
+
 @pytest.fixture(scope="module")
 def chain():
     node = I
@@ -278,3 +287,11 @@ def test_bad_buffers(buffers, message):
 def test_run_call_needs_a_call():
     with pytest.raises(ValueError, match="needs a CALL"):
         run_call(X + Y, [])
+
+
+def test_run_call_refuses_a_pointer_body():
+    # as render refuses it (issue 31): a C function returns no buffer
+    pointer = UOp(Ops.PARAM, (), ParamArg(0, Ptr(F32, 3)))
+    call = UOp(Ops.CALL, (pointer, UOp(Ops.BUFFER, (), ParamArg(0, Ptr(F32, 3)))), CallArg("p"))
+    with pytest.raises(ValueError, match=r"a call cannot return a pointer \(PARAM body\)"):
+        run_call(call, [[1.0, 2.0, 3.0]])

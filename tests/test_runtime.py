@@ -620,6 +620,34 @@ def test_program_refuses_a_value_that_does_not_fit(cache, dtype, value, error, m
         Buffer(dtype, 2).copyin([0, value])
 
 
+# issue 31: a bool took any object (bool(value)): "false" ran as True, None as False
+BAD_BOOLS = [
+    ("false", TypeError, "a bool wants True, False, 0 or 1, got str"),
+    (None, TypeError, "a bool wants True, False, 0 or 1, got NoneType"),
+    ([0], TypeError, "a bool wants True, False, 0 or 1, got list"),
+    (0.0, TypeError, "a bool wants True, False, 0 or 1, got float"),
+    (2, ValueError, "2 is not a bool"),
+    (-1, ValueError, "-1 is not a bool"),
+]
+
+
+@needs_clang
+@pytest.mark.parametrize("value, error, message", BAD_BOOLS, ids=repr)
+def test_a_bool_argument_is_a_bool(cache, value, error, message):
+    program = Program(scalar_call(param(1, BOOL), I32, BOOL))
+    with pytest.raises(error, match=f"f: argument 1: {message}"):
+        program(0, value)
+    with pytest.raises(error, match=f"copyin: element 2: {message}"):
+        Buffer(BOOL, 3).copyin([True, 0, value])
+
+
+@needs_clang
+def test_a_bool_argument_takes_true_false_0_and_1(cache):
+    program = Program(scalar_call(param(0, BOOL), BOOL))
+    assert [program(v) for v in (True, False, 1, 0)] == [True, False, True, False]
+    assert Buffer(BOOL, 4).copyin([True, False, 1, 0]).tolist() == [True, False, True, False]
+
+
 @needs_clang
 @pytest.mark.parametrize(
     "dtype, value, expected",
@@ -684,3 +712,13 @@ def test_appendix_c_states_the_limits_and_their_defaults():
     ):
         assert text in section, text
     assert MAX_SCRATCH_ELEMENTS == 2**24
+
+
+@pytest.mark.parametrize("count, refused", [(1024, False), (1025, True)])
+def test_ctypes_argument_limit_is_refused_before_clang(cache, monkeypatch, count, refused):
+    # issue 31: past 1,024 arguments ctypes failed at the call with its own ArgumentError
+    monkeypatch.setattr(runtime, "compile_c", lambda src: (_ for _ in ()).throw(OSError("built")))
+    call = UOp(Ops.CALL, (param(0, I32),) + (UOp.const(1),) * count, CallArg("wide"))
+    message = "wide takes 1,025 arguments, above the limit of 1,024 that ctypes can pass to C"
+    with pytest.raises(ValueError if refused else OSError, match=message if refused else "built"):
+        Program(call)

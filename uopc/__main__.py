@@ -413,6 +413,8 @@ def interpreted_run(call: UOp, values: list) -> tuple:
 
 def cmd_run(args) -> None:
     call = load_call(args.file, "run")
+    if isinstance(call.src[0].dtype, Ptr):  # one line for both paths, before any value is read
+        raise CliError(f"a call cannot return a pointer ({call.src[0].op.name} body)")
     values = argument_values(call, args)
     result, lists = (interpreted_run if args.interp else compiled_run)(call, values)
     shown_args = [f"b{p}" if isinstance(v, list) else spell_value(v) for p, v in enumerate(values)]

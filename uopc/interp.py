@@ -27,10 +27,17 @@ def _to_i32(value, where: str) -> int:
     return number
 
 
+def _to_bool(value, where: str) -> bool:
+    # True, False, 0 or 1, as the runtime takes them: bool("false") would be True
+    if isinstance(value, bool) or (isinstance(value, int) and value in (0, 1)):
+        return bool(value)
+    raise TypeError(f"{where}: a bool wants True, False, 0 or 1, got {value!r:.40}")
+
+
 # dtype -> the contract value of a Python input: float32-rounded, a real bool, an int32.
 NORMALISE = {
     F32: lambda value, where: f32(float(value)),
-    BOOL: lambda value, where: bool(value),
+    BOOL: _to_bool,
     I32: _to_i32,
 }
 # --8<-- [end:normalise]
@@ -179,6 +186,8 @@ def run_call(call, buffers: list, order: str = "id"):
         raise ValueError(f"unknown order {order!r}: use 'id' or 'dfs'")
     if call.op is not Ops.CALL:
         raise ValueError(f"run_call needs a CALL, got {call.op.name}")
+    if isinstance(call.src[0].dtype, Ptr):  # as render refuses it: C returns no buffer
+        raise ValueError(f"a call cannot return a pointer ({call.src[0].op.name} body)")
     body, run, values = call.src[0], _Run(call, buffers), {}
     for node in ORDERS[order](body):
         values[node] = RUN.get(node.op, _refuse)(node, values, run)

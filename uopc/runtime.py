@@ -13,7 +13,6 @@ Python while it compiles (in the main thread), is stopped, with its children; a 
 whose writer is gone is removed when the next compile starts.
 """
 
-import contextlib
 import ctypes
 import functools
 import hashlib
@@ -117,9 +116,28 @@ def check_size(src: str) -> int:
 
 def run_compiler(command: list[str], timeout: float) -> subprocess.CompletedProcess:
     """Run the compiler in a process group of its own, all of which is killed after `timeout`
-    seconds: killing clang's driver alone would leave its cc1 holding the output pipes."""
+    seconds, or when Ctrl-C or SIGTERM stops us: killing clang's driver alone would leave its
+    cc1 holding the output pipes."""
+    with _StopSignals() as stop:
+        process = _start(command)
+        with process:
+            try:
+                stop.arm()  # a signal held while the compiler started is raised now
+                out, err = process.communicate(timeout=timeout)
+            except BaseException as error:  # the timeout, Ctrl-C or SIGTERM: none left running
+                _kill_group(process)
+                if isinstance(error, subprocess.TimeoutExpired):
+                    raise CompilerError(
+                        f"{command[0]} was stopped after {timeout:g} s, its time limit "
+                        "(UOPC_COMPILE_TIMEOUT sets the seconds per 1,000 lines of C)"
+                    ) from None
+                raise
+    return subprocess.CompletedProcess(command, process.returncode, out, err)
+
+
+def _start(command: list[str]) -> subprocess.Popen:
     try:
-        process = subprocess.Popen(
+        return subprocess.Popen(
             command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
             start_new_session=True,
         )  # fmt: skip
@@ -132,42 +150,47 @@ def run_compiler(command: list[str], timeout: float) -> subprocess.CompletedProc
         raise CompilerError(
             f"the compiler {command[0]} cannot be run: {error.strerror or error}"
         ) from None
-    with process, _sigterm_raises():
-        try:
-            out, err = process.communicate(timeout=timeout)
-        except BaseException as error:  # the timeout, Ctrl-C or SIGTERM: no compiler is left
-            _kill_group(process)
-            if isinstance(error, subprocess.TimeoutExpired):
-                raise CompilerError(
-                    f"{command[0]} was stopped after {timeout:g} s, its time limit "
-                    "(UOPC_COMPILE_TIMEOUT sets the seconds per 1,000 lines of C)"
-                ) from None
-            raise
-    return subprocess.CompletedProcess(command, process.returncode, out, err)
 
 
-@contextlib.contextmanager
-def _sigterm_raises():
-    """While the compiler runs, SIGTERM raises SystemExit(143) here instead of ending Python at
-    once: the compiler runs in a session of its own, so no signal to us reaches it, and only
-    code that runs can kill its group and remove its temporary file. Only in the main thread
-    (the one Python lets set a handler) and only over the default action, never over a
-    handler the program chose."""
-    if (
-        threading.current_thread() is not threading.main_thread()
-        or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL
-    ):
-        yield
-        return
-    signal.signal(signal.SIGTERM, _exit_on_signal)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+class _StopSignals:
+    """Ctrl-C and SIGTERM while the compiler starts or runs. The compiler has a session of its
+    own, so no signal to us reaches it: only code of ours that runs can kill its group (and
+    _build's `finally` remove its temporary). So SIGTERM, which would end Python at once,
+    raises SystemExit(143) instead, the status a shell reports for a process it ended; and a
+    signal that comes while Popen starts the compiler, with no process yet to kill, is held
+    until `arm`. Only in the main thread (the only one Python lets set a handler), and only
+    over Python's own handlers, never over one the program chose."""
+
+    DEFAULTS = {signal.SIGINT: signal.default_int_handler, signal.SIGTERM: signal.SIG_DFL}
+
+    def __enter__(self):
+        self.armed, self.held, self.replaced = False, None, {}
+        if threading.current_thread() is threading.main_thread():
+            for signum, default in self.DEFAULTS.items():
+                if signal.getsignal(signum) is default:
+                    self.replaced[signum] = signal.signal(signum, self.handle)
+        return self
+
+    def handle(self, signum, frame):
+        if self.armed:
+            _stop(signum)
+        if self.held is None:
+            self.held = signum
+
+    def arm(self):
+        self.armed = True
+        if self.held is not None:
+            _stop(self.held)
+
+    def __exit__(self, *exc_info):
+        for signum, previous in self.replaced.items():
+            signal.signal(signum, previous)
 
 
-def _exit_on_signal(signum, frame):
-    raise SystemExit(128 + signum)  # the status a shell reports for a process the signal ended
+def _stop(signum: int):
+    if signum == signal.SIGINT:
+        raise KeyboardInterrupt
+    raise SystemExit(128 + signum)
 
 
 def _kill_group(process: subprocess.Popen) -> None:
@@ -385,9 +408,21 @@ def _f32_value(value) -> float:
         raise ValueError(f"{_shown(operator.index(value))} does not fit in a float") from None
 
 
+def _bool_value(value) -> bool:
+    if type(value) is bool:
+        return value
+    # bool(value) took anything: "false" ran as True, None as False. As for an i32 (where a
+    # bool is an int), the ints 0 and 1 stand for False and True; nothing else does.
+    if not isinstance(value, numbers.Integral):
+        raise TypeError(f"a bool wants True, False, 0 or 1, got {type(value).__name__}")
+    if value not in (0, 1):
+        raise ValueError(f"{_shown(int(value))} is not a bool (True, False, 0 or 1)")
+    return bool(value)
+
+
 # dtype -> the value a C function gets, checked as the interpreter checks its inputs
-# (interp.NORMALISE): an int32 that fits, a float32-rounded real number, a bool.
-VALUE_OF = {I32: _i32_value, F32: _f32_value, BOOL: bool}
+# (interp.NORMALISE): an int32 that fits, a float32-rounded real number, a bool (or 0 or 1).
+VALUE_OF = {I32: _i32_value, F32: _f32_value, BOOL: _bool_value}
 
 
 def _unchanged(value):
@@ -434,12 +469,27 @@ def _require_call(who: str, call) -> None:
         raise TypeError(f"{who} needs a CALL, got {got}")
 
 
+MAX_CTYPES_ARGUMENTS = 1024  # ctypes passes at most this many arguments to a C function
+
+
+def _check_argument_count(call: UOp) -> None:
+    # refused before clang runs: past the limit ctypes fails only at the call, with its own error
+    count = len(call.src) - 1
+    if count > MAX_CTYPES_ARGUMENTS:
+        raise ValueError(
+            f"{call.arg.name} takes {count:,} arguments, above the limit of "
+            f"{MAX_CTYPES_ARGUMENTS:,} that ctypes can pass to C "
+            "(the interpreter has no such limit)"
+        )
+
+
 # --8<-- [start:program]
 class Program:
     """A CALL rendered, compiled (or found in the cache) and loaded: call it like a function."""
 
     def __init__(self, call: UOp):
         _require_call("Program", call)
+        _check_argument_count(call)
         self.call = call
         self.source = render(call)
         self.lib = ctypes.CDLL(compile_c(self.source))

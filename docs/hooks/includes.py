@@ -1,12 +1,14 @@
-"""mkdocs hook: an included file that is empty stops the build.
+"""mkdocs hook: an included file that is missing, not UTF-8 or empty stops the build.
 
 pymdownx.snippets (`--8<-- "path"`, with check_paths) stops the build for a file that is not
-there, but puts an empty file in as nothing at all: the page would show an empty listing or an
-empty output block without a word. This hook reads every include of a page, the one-line form
-`--8<-- "path"` (a section `path:name` or a line range `path:1:3` names the same file) and the
-block form (paths on the lines between two `--8<--` lines), and stops the build with the page
-and the file when the file exists but is empty or only whitespace. It runs on the page's own
-markdown, before snippets expands it; a path is read where snippets reads it (its base_path).
+there, but with a traceback, and for a file that is not UTF-8 with an error that names the page
+and not the file; it puts an empty file in as nothing at all: the page would show an empty
+listing or an empty output block without a word. This hook reads every include of a page, the
+one-line form `--8<-- "path"` (a section `path:name` or a line range `path:1:3` names the same
+file) and the block form (paths on the lines between two `--8<--` lines), and stops the build
+with one message naming the page, the line and the file when the file is missing, is not UTF-8
+text, or is empty or only whitespace. It runs on the page's own markdown, before snippets
+expands it; a path is read where snippets reads it (its base_path).
 scripts/lint_docs.py finds the same fault without building; this makes the build itself refuse.
 """
 
@@ -56,13 +58,24 @@ def on_page_markdown(markdown, page, config, files):
         if "://" in target:
             continue  # a URL: url_download is off, snippets refuses it itself
         name = file_part(target)
-        for base in bases:
-            path = base / name
-            if path.is_file():
-                if not path.read_text(encoding="utf-8").strip():
-                    raise PluginError(
-                        f"{where}:{number}: the included file {name} is empty "
-                        "(make it again: ./run_all.sh, or fix its program)"
-                    )
-                break
+        found = [base / name for base in bases if (base / name).is_file()]
+        if not found:  # snippets would stop the build too, but with a traceback
+            raise PluginError(
+                f"{where}:{number}: the included file {name} is missing "
+                "(make it again: ./run_all.sh, or fix the path)"
+            )
+        check_text(found[0], f"{where}:{number}: the included file {name}")
     return markdown
+
+
+def check_text(path: Path, what: str) -> None:
+    """Stop the build when the file is not UTF-8 text or holds only whitespace."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:  # snippets' own error names the page, not the file
+        raise PluginError(
+            f"{what} is not UTF-8 text: byte {error.object[error.start]:#04x} at offset "
+            f"{error.start} ({error.reason})"
+        ) from None
+    if not text.strip():
+        raise PluginError(f"{what} is empty (make it again: ./run_all.sh, or fix its program)")

@@ -55,12 +55,17 @@ def on_config(config):
         raise PluginError(f"{path} is missing: run ./run_all.sh (or scripts/make_numbers.py)")
     try:
         numbers = json.loads(path.read_text(encoding="utf-8"))
-    except ValueError as error:
+    except ValueError as error:  # UnicodeDecodeError too: it is a ValueError
         raise PluginError(f"{path} is not JSON: {error}") from None
+    except RecursionError:  # json reads nesting by recursion: [[[[... 100,000 deep
+        raise PluginError(f"{path} is nested too deeply to be a JSON object of numbers") from None
     if not isinstance(numbers, dict):
         raise PluginError(f"{path} is not a JSON object of numbers")
-    STATE["missing"] = numbers.pop("_missing", [])
-    STATE["numbers"] = numbers
+    missing = numbers.pop("_missing", [])
+    # the names are joined into a message: a number there would stop the build with a TypeError
+    if not isinstance(missing, list) or not all(isinstance(name, str) for name in missing):
+        raise PluginError(f"{path}: _missing is {missing!r:.60}, not a list of output names")
+    STATE["missing"], STATE["numbers"] = missing, numbers
     return config
 
 
