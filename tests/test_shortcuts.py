@@ -59,12 +59,22 @@ def test_the_dtype_table_agrees_with_the_checker_on_every_op_and_pair():
         for b in VALUE_DTYPES
         if outcome(twins.plain_infer, op, (param(0, a), param(1, b)), None)[0] == "value"
     }
+    accepted = {(op._value_, a, b) for op, a, b in accepted}  # the table is keyed by value
     assert set(twins.BINARY_DTYPES) <= accepted
-    assert {key for key in accepted if key[0] not in (Ops.WHERE,)} == set(twins.BINARY_DTYPES)
+    assert {key for key in accepted if key[0] != Ops.WHERE._value_} == set(twins.BINARY_DTYPES)
 
 
 def test_the_dtype_table_leaves_an_arg_or_a_third_src_to_the_checker():
+    import enum
+
+    class Other(enum.Enum):  # a member with the value of ADD is not ADD
+        ADD = Ops.ADD._value_
+
     x = param(0, I32)
+    for op in (Other.ADD, "ADD", None, 9):
+        assert outcome(twins.infer, op, (x, x), None) == outcome(
+            twins.plain_infer, op, (x, x), None
+        )
     assert outcome(twins.infer, Ops.ADD, (x, x), 3) == outcome(
         twins.plain_infer, Ops.ADD, (x, x), 3
     )
@@ -227,3 +237,34 @@ def test_a_compiled_rule_whose_function_takes_keywords_only_is_called_by_keyword
         )
         for node in (x + y, y + x):
             assert compiled.rewrite(node) is plain.rewrite(node)
+
+
+def test_the_constructor_twin_builds_what_the_plain_one_builds():
+    """UOp.__new__'s twin (the table by the op's value) against the plain constructor: the same
+    node object, or the same error, for every op over srcs of every kind, and for what is not
+    an op at all (another enum's member with the same value included)."""
+    import enum
+
+    from uopc import speed
+
+    plain_new = speed.plain(UOp, "__new__").__func__
+
+    class Other(enum.Enum):
+        ADD = Ops.ADD._value_
+
+    nodes = stand_ins()
+    built = 0
+    for op in [*Ops, Other.ADD, "ADD", None, 9]:
+        for src in [(), *[(a,) for a in nodes], *[(a, b) for a in nodes for b in nodes]]:
+            for arg in (None, 1, I32, [1]):
+                quick = outcome(twins.new, UOp, op, src, arg)
+                plain = outcome(plain_new, UOp, op, src, arg)
+                if quick[0] == "value":
+                    assert plain[0] == "value" and plain[1] is quick[1], (op, src, arg)
+                    built += 1
+                else:
+                    assert quick == plain, (op, src, arg)
+    assert built > 20  # the valid nodes among those mixes
+    for root in graphs():  # every node of random graphs, asked again: the node itself
+        for node in root.toposort():
+            assert twins.new(UOp, node.op, node.src, node.arg) is node

@@ -16,7 +16,30 @@ from ..ranges import _RANGES, range_of
 from ..ranges import fill_ranges as plain_fill_ranges
 from ..typecheck import _ALU_CHECKS, UOpError, _check_binary
 from ..typecheck import infer as plain_infer
-from ..uop import TABLE, UOp, _ids, _Ref
+from ..uop import ARG_TABLE, TABLE, UOp, _ids, _Ref, arg_key, normalise_const
+
+# ---------------------------------------------------------------------------------------------
+# Tables by an op's value
+# ---------------------------------------------------------------------------------------------
+
+# Every dict keyed by an op hashes the op, and Enum's __hash__ is Python code (it hashes the
+# member's name), called on nearly every node the rewrite meets. An op's value is a small int
+# kept on the member itself, so a list indexed by it answers the same question without the call.
+CONST, SIZE = Ops.CONST, max(op._value_ for op in Ops) + 1
+
+
+def by_value(table: dict) -> list:
+    """The entries of a dict keyed by ops, as a list indexed by each op's value (None where
+    the dict has no entry): the very same objects, so the list and the dict agree."""
+    rows = [None] * SIZE
+    for op, entry in table.items():
+        rows[op._value_] = entry
+    return rows
+
+
+BUCKETS, ARG_BUCKETS = by_value(TABLE), by_value(ARG_TABLE)  # the plain table's own buckets
+ROWS = by_value(_RANGES)  # the plain table's own rows, so a slip in a row reaches every node
+IS_ALU = by_value({op: True for op in ALU})
 
 # ---------------------------------------------------------------------------------------------
 # The checker: typecheck.infer
@@ -31,8 +54,8 @@ class _Value:
 
 
 def _binary_dtypes() -> dict:
-    """(op, dtype of src 0, dtype of src 1) -> the node's dtype, for every binary op and pair
-    of value dtypes that _check_binary accepts: the checker's own answers, asked once."""
+    """(op's value, dtype of src 0, dtype of src 1) -> the node's dtype, for every binary op and
+    pair of value dtypes that _check_binary accepts: the checker's own answers, asked once."""
     table = {}
     for op, check in _ALU_CHECKS.items():
         if check is not _check_binary:
@@ -40,7 +63,8 @@ def _binary_dtypes() -> dict:
         for first in VALUE_DTYPES:
             for second in VALUE_DTYPES:
                 try:
-                    table[op, first, second] = check(op, (_Value(first), _Value(second)), None)
+                    dtype = check(op, (_Value(first), _Value(second)), None)
+                    table[op._value_, first, second] = dtype
                 except UOpError:
                     pass  # refused: left to infer, which raises the same error
     return table
@@ -56,18 +80,42 @@ def infer(op, src, arg):
     if op is Ops.CONST:
         if type(arg) is int and not src and INT_MIN <= arg <= INT_MAX:
             return I32
-    elif arg is None and len(src) == 2:
+    elif arg is None and len(src) == 2 and op.__class__ is Ops:  # (another enum has values)
         first, second = src
         if isinstance(first, UOp) and isinstance(second, UOp):
-            dtype = BINARY_DTYPES.get((op, first.dtype, second.dtype))
+            dtype = BINARY_DTYPES.get((op._value_, first.dtype, second.dtype))
             if dtype is not None:
                 return dtype
     return plain_infer(op, src, arg)
 
 
 # ---------------------------------------------------------------------------------------------
-# The node's fields and its rebuild: UOp._build, UOp.replace_src
+# The node's constructor, its fields and its rebuild: UOp.__new__, UOp._build, UOp.replace_src
 # ---------------------------------------------------------------------------------------------
+
+
+def new(cls, op, src=(), arg=None):
+    """UOp.__new__: the same steps, with the bucket found by the op's value and the checker's
+    twin asked directly; anything that is not an op goes the plain way, to the plain error."""
+    src = tuple(src)
+    if op is CONST:
+        arg = normalise_const(arg)
+    try:
+        if op.__class__ is not Ops:  # another enum's member has a _value_ too
+            raise TypeError
+        if arg is None:
+            bucket, key = BUCKETS[op._value_], src
+        else:
+            bucket, key = ARG_BUCKETS[op._value_], (src, arg_key(arg)) if src else arg_key(arg)
+        ref = bucket.get(key)
+    except (TypeError, AttributeError):  # not an op, or an unhashable arg: the checker names it
+        plain_infer(op, src, arg)
+        raise UOpError(f"{op.name}: the arg must be hashable") from None
+    node = None if ref is None else ref()
+    if node is not None and len(node.src) == len(src):
+        return node
+    return cls._build(op, src, arg, infer(op, src, arg), bucket, key)
+
 
 # A node refuses assignment (UOp.__setattr__), so the plain _build sets each field through
 # object.__setattr__, which searches the class for the name on every call; the setters of the
@@ -90,15 +138,12 @@ def _build(cls, op, src, arg, dtype, bucket, key) -> UOp:
     return node
 
 
-_ALU_OPS = frozenset(ALU)  # a set answers `in` at once, the tuple op by op
-
-
 def replace_src(self, src: tuple) -> UOp:
     """UOp.replace_src: this node's op and arg over new srcs. The dtype of a node without arg
     that computes a value depends on its srcs' dtypes alone, so when those are unchanged the
     node's own dtype is right again and the check is not run."""
     op = self.op
-    if self.arg is not None or op not in _ALU_OPS:
+    if self.arg is not None or not IS_ALU[op._value_]:
         return UOp(op, src, self.arg)
     old = self.src
     if len(src) == 2 == len(old):  # the commonest case, without the loop
@@ -108,7 +153,7 @@ def replace_src(self, src: tuple) -> UOp:
         for new, was in zip(src, old, strict=True):
             if new.dtype is not was.dtype:
                 return UOp(op, src, None)
-    bucket = TABLE[op]
+    bucket = BUCKETS[op._value_]
     ref = bucket.get(src)
     node = None if ref is None else ref()
     if node is not None:
@@ -130,7 +175,7 @@ def _leaf_range(u):
 
 def fill_ranges(u) -> None:
     """ranges.fill_ranges, sooner for an i32 or bool node whose srcs have their triples or are
-    leaves: its row of the plain table _RANGES is called at once, without the walk and the
+    leaves: its row of the plain table _RANGES (ROWS) is called at once, without the walk and the
     lists of fill_ranges and range_of (the rewrite asks for the range of nearly every node it
     meets, and most are such a node); everything else goes to the plain fill_ranges."""
     if u.dtype is I32 or u.dtype is BOOL:
@@ -143,7 +188,7 @@ def fill_ranges(u) -> None:
             if second is None and not b.src:
                 second = _leaf_range(b)
             if first is not None and second is not None:
-                _set_range(u, _RANGES[u.op](u, (first, second), first[2] and second[2]))
+                _set_range(u, ROWS[u.op._value_](u, (first, second), first[2] and second[2]))
                 return
         else:
             triples = []
@@ -156,7 +201,7 @@ def fill_ranges(u) -> None:
                 triples.append(triple)
             else:
                 safe = all(triple[2] for triple in triples)
-                _set_range(u, _RANGES[u.op](u, triples, safe))
+                _set_range(u, ROWS[u.op._value_](u, triples, safe))
                 return
     plain_fill_ranges(u)
 

@@ -22,6 +22,7 @@ import gc
 from ..rewrite import BASE_LIMIT, RewriteLimit, _limit_for
 from ..rewrite import _rewrite_to_fixed_point as plain_walk
 from .matcher import compiled_functions, rewrite
+from .node import by_value
 
 
 def _rewrite_to_fixed_point(root, pm, ctx, limit):
@@ -35,6 +36,17 @@ def _rewrite_to_fixed_point(root, pm, ctx, limit):
     finally:
         if enabled:
             gc.enable()
+
+
+def asks_by_value(pm) -> list:
+    """pm's compiled function of each op by the op's value, None for a quiet op (node.by_value
+    says why), made once for each set of compiled functions pm holds and kept on pm."""
+    functions = compiled_functions(pm)
+    made = vars(pm).get("asks")
+    if made is None or made[0] is not functions:
+        asks = by_value({op: f for op, f in functions.items() if op not in pm.quiet})
+        made = pm.asks = (functions, asks)
+    return made[1]
 
 
 def walk(root, pm, ctx, limit):
@@ -54,7 +66,7 @@ def walk(root, pm, ctx, limit):
 
     final: dict = {}  # every node finished so far -> its final form
     steps, cap = 0, limits[0]
-    ask, quiet = compiled_functions(pm), pm.quiet  # each op's function, called directly
+    ask = asks_by_value(pm)  # each op's compiled function, called directly
     stack = [(root, False, None)]  # (node, its sources are done, None) or (node, None, pair)
     push, pop = stack.append, stack.pop
     while stack:
@@ -83,7 +95,7 @@ def walk(root, pm, ctx, limit):
                     while first < count:  # the first sources: finished or quiet leaves
                         s = src[first]
                         if s not in final:
-                            if s.src or s.op not in quiet:
+                            if s.src or ask[s.op._value_] is not None:
                                 break
                             steps += 1
                             if steps > cap:
@@ -93,7 +105,9 @@ def walk(root, pm, ctx, limit):
                         first += 1
                     if first < count:  # some source needs a walk of its own
                         last = count - 1
-                        while last > first and not src[last].src and src[last].op in quiet:
+                        while (
+                            last > first and not src[last].src and ask[src[last].op._value_] is None
+                        ):
                             last -= 1
                         push((node, True, None))
                         for s in src[last:first:-1]:
@@ -113,7 +127,8 @@ def walk(root, pm, ctx, limit):
                 if rebuilt in final:  # met before, under another name
                     final[node] = final[rebuilt]
                     break
-            replacement = None if rebuilt.op in quiet else ask[rebuilt.op](rebuilt, ctx)
+            function = ask[rebuilt.op._value_]
+            replacement = None if function is None else function(rebuilt, ctx)
             steps += 1
             if steps > cap:
                 over(steps)
