@@ -22,7 +22,7 @@ MACHINE = "(this machine)"
 TARGETS = {
     "nodes_per_second_cpu": (">=", 10),
     "chain_seconds_cpu": ("<=", 0.15),
-    "bytes_per_distinct_node": ("<=", 0.7),
+    "bytes_per_distinct_node": ("<=", 0.8),
     "nodes_after_further": ("<=", 1),
     "distinct_after_further": ("<=", 1),
 }

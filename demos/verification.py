@@ -8,6 +8,11 @@ Quoted blocks, each after a marker line `@@ block NAME` that the book build stri
   draw their spread values, where it always holds, and on the special floats, where it fails;
 - special-only: the rows of the saved planted-bug matrix (out/tests/mutant_matrix.txt) that
   the special-value layer (D) caught and the random-program layer (C) did not, with the legend.
+- overlay-off: the same planted bugs against the layers A to S (no P) at quick sizes, with the
+  speed overlay of appendix G (out/tests/mutant_matrix_overlay.txt) and with the plain code
+  alone (out/tests/mutant_matrix_plain.txt, `mutant_matrix.py --plain`): every bug a layer
+  catches with the overlay, a layer catches without it, so the overlay neither catches nor hides
+  a bug in the plain code; the rest are named.
 It also checks, printing nothing, that the matrix's bugs caught by one column only are the ones
 chapter 15 explains (ALONE).
 Every line is the same on every run. A printed claim that turns out false makes the program
@@ -28,6 +33,8 @@ from uopc.interp import evaluate
 from uopc.semantics import same
 
 MATRIX = ROOT / "out" / "tests" / "mutant_matrix.txt"
+OVERLAY_MATRIX = ROOT / "out" / "tests" / "mutant_matrix_overlay.txt"  # layers A-S, quick
+PLAIN_MATRIX = ROOT / "out" / "tests" / "mutant_matrix_plain.txt"  # the same, plain code
 BUG = "rule x+(-x) (int): also on floats"  # the planted bug the chapter explains
 SPREAD_DRAWS = 100_000
 
@@ -114,6 +121,7 @@ ALONE = (
 )
 # and every bug planted in the further rules (chapter 11), which no layer but P switches on
 FURTHER = "further "
+SPEED = "speed: "  # the bugs planted in the speed overlay's twins (appendix G)
 
 
 def check_alone():
@@ -129,9 +137,56 @@ def check_alone():
     claim(all(f"{name} (by P)" in listed for name in alone), "each caught by the other tests")
 
 
+def whole_matrix() -> dict:
+    """{bug: (header, its line)} of the whole saved matrix (the book's sizes, P included)."""
+    header, rows = matrix_rows(MATRIX.read_text(encoding="utf-8").splitlines())
+    return {name: (header, line) for name, line in rows.items()}
+
+
+def show_overlay_off():
+    block("overlay-off")
+    header, rows = matrix_rows(OVERLAY_MATRIX.read_text(encoding="utf-8").splitlines())
+    plain_header, plain_rows = matrix_rows(PLAIN_MATRIX.read_text(encoding="utf-8").splitlines())
+    claim(list(plain_rows) == list(rows), "the two matrices have the same planted bugs")
+    overlay = {name: catchers(header, line) for name, line in rows.items()}
+    plain = {name: catchers(plain_header, line) for name, line in plain_rows.items()}
+    twins = [name for name in rows if name.startswith(SPEED)]  # bugs in the overlay itself
+    whole = {name: catchers(*pair) for name, pair in whole_matrix().items()}  # P included
+    reached = [name for name in rows if overlay[name] and name not in twins]
+    lost = [name for name in reached if not plain[name]]
+    only_p = [name for name in rows if not overlay[name] and name not in twins]
+    caught = [name for name in rows if plain[name]]
+    print(f"{len(rows)} planted bugs; the layers A to S with the plain code alone (no overlay):")
+    print(f"  caught: {len(caught)}")
+    print(f"  caught by a layer with the overlay, missed without it: {len(lost)}")
+    print("  caught by no layer at these sizes with the overlay either; in the whole matrix by:")
+    for name in only_p:
+        print(f"    {name}: {', '.join(sorted(whole[name]))}")
+    changed = [
+        (n, overlay[n] ^ plain[n]) for n in rows if n not in twins and overlay[n] != plain[n]
+    ]
+    print(f"  bugs whose row of marks differs between the two runs: {len(changed)}")
+    for name, letters in changed:
+        print(f"    {name}: {', '.join(sorted(letters))}")
+    print("  planted in the overlay itself, so absent from the plain code:")
+    print("\n".join(f"    {name}" for name in twins))
+    claim(not lost, "every bug a layer catches with the overlay, a layer catches without it")
+    claim(twins != [] and not any(plain[name] for name in twins), "the overlay's bugs stay out")
+    claim(all(whole[name] for name in only_p), "the whole matrix catches each of those")
+    state("ver_plain_caught", len(caught), "planted bugs the layers catch with the plain code")
+    state("ver_plain_lost", len(lost), "bugs a layer catches with the overlay but not without")
+    state("ver_plain_rows_changed", len(changed), "bugs whose marks differ with and without it")
+    state(
+        "ver_no_quick_layer",
+        len(only_p),
+        "planted bugs (not the overlay's) no layer catches at quick sizes",
+    )
+
+
 def main() -> int:
     show_own_negation()
     show_special_only()
+    show_overlay_off()
     check_alone()
     return finish()
 

@@ -117,7 +117,11 @@ DEMOS = (
 # What a demo reads besides its own source and the package: saved outputs, test files.
 DEMO_INPUTS = {
     "integers": ("out/tests/mutant_matrix.txt", "out/tests/counts.txt", "tests/test_pipeline.py"),
-    "verification": ("out/tests/mutant_matrix.txt",),
+    "verification": (
+        "out/tests/mutant_matrix.txt",
+        "out/tests/mutant_matrix_overlay.txt",
+        "out/tests/mutant_matrix_plain.txt",
+    ),
 }
 
 
@@ -195,6 +199,19 @@ def all_producers(root: Path = ROOT) -> list[Producer]:
             echo=True,
         )
     )
+    # the layers (no P) at quick sizes, with the overlay and with the plain code alone: the
+    # same bugs, sizes and columns, so that only the overlay differs (demos/verification.py)
+    for mode, flags in (("overlay", ()), ("plain", ("--plain",))):
+        layers = ("--layers", "ABCDEFGHIJKLMS", "--prefix", f"mutants_{mode}")
+        rows.append(
+            Producer(
+                f"tests/mutant_matrix_{mode}",
+                ("{py}", "tests/mutant_matrix.py", *layers, *flags),
+                (*PACKAGE, package_tests),
+                slow=True,
+                echo=True,
+            )
+        )
     rows += [demo(stem, *DEMO_INPUTS[stem]) for stem in DEMOS if reads_saved(stem)]
     rows.append(
         Producer(

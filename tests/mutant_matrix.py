@@ -4,6 +4,7 @@ the list of the planted bugs caught.
     python tests/mutant_matrix.py [--full] [--book-layers] [--only NAME_OR_NUMBER ...]
                                   [--layers LETTERS] [--workers 2] [--details FILE]
                                   [--fresh] [--cells DIR] [--no-skip] [--hints FILE]
+                                  [--plain] [--prefix NAME]
 
 Every mutant of `tests/mutants.py` is applied to a private copy of `uopc` (never the working
 tree), and one fresh Python process per mutant imports the copy (cwd = the temporary directory,
@@ -50,6 +51,13 @@ process. The lines are saved beside the unmutated copy's cells (lines/, keyed by
 the lines watched), the time of each cell in history/; the rows run longest first, so that
 both workers stay busy to the end. `--no-skip` runs every cell; `--details` names each cell
 not run and why.
+
+`--plain` runs the columns with the plain code alone (`uopc.speed.uninstall()` in the child,
+before any layer): the speed overlay of appendix G must not be what catches a bug, nor what
+hides one. P is left out (its tests run both modes already, tests/conftest.py), and so may a bug
+of our own or of the further rules go unmarked, as with --book-layers; the overlay's own
+planted bugs cannot be caught there at all. `--prefix NAME` states the numbers as NAME_*, so that
+such a run (or one of a few columns) does not restate the whole matrix's.
 
 Decisions where the book is silent: the layers run in-process in the order of the columns
 (the unit layer's module is imported first, since its cases rely on building -0.0 before 0.0);
@@ -227,6 +235,8 @@ def child(letters: str) -> int:
         for module in ("uopc", "test_rules_unit", "test_pipeline"):
             importlib.import_module(module)
         uopc, test_pipeline = sys.modules["uopc"], sys.modules["test_pipeline"]
+        if os.environ.get("UOPC_MATRIX_PLAIN") == "1":  # --plain: the plain code alone
+            uopc.speed.uninstall()
         # speed only: a failure is reported without shrinking the program first
         test_pipeline.shrink = lambda root, *args, **kwargs: root
         print(f"{MARK} IMPORTED {uopc.__file__}", file=out, flush=True)
@@ -476,7 +486,8 @@ def cell_keys(mutant, letters, size, package, others, files: dict) -> dict[str, 
             if path not in files:
                 files[path] = hashlib.sha256(path.read_bytes()).hexdigest()
             parts.append((path.name, files[path]))
-        keys[letter] = digest(CELL_FORMAT, size, identity(mutant), package, letter, parts)
+        mode = ["plain"] if os.environ.get("UOPC_MATRIX_PLAIN") == "1" else []
+        keys[letter] = digest(CELL_FORMAT, size, identity(mutant), package, letter, parts, *mode)
     return keys
 
 
@@ -734,11 +745,14 @@ MEANINGS = {
 }
 
 
-def state_numbers(numbers: dict) -> None:
+def state_numbers(numbers: dict, prefix: str = "mutants", how: str = "") -> None:
+    """The numbers of the report, as <prefix>_<name>: a run with other columns or another mode
+    (--prefix) states its own keys, `how` saying which run in their meanings."""
     import counting
 
     for key, value in numbers.items():
-        counting.state(key, value, MEANINGS[key])
+        meaning = f"{how}: {MEANINGS[key]}" if how else MEANINGS[key]
+        counting.state(key.replace("mutants", prefix, 1), value, meaning)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -763,6 +777,10 @@ def parse(argv):
         help="run every cell, also those whose column never runs the lines the bug edits",
     )
     parser.add_argument("--hints", help="P's first failing tests by planted bug: read, then saved")
+    parser.add_argument(
+        "--plain", action="store_true", help="the plain code alone, without the speed overlay"
+    )
+    parser.add_argument("--prefix", help="state the numbers as PREFIX_* (another run's keys)")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     return parser, parser.parse_args(argv)
 
@@ -770,7 +788,8 @@ def parse(argv):
 def chosen_columns(parser, options) -> list[tuple[str, str]]:
     columns = [(letter, name) for letter, name, _ in BOOK_LAYERS]
     if not options.book_layers:
-        columns += [(letter, name) for letter, name, _ in EXTRA_LAYERS] + [OTHER]
+        columns += [(letter, name) for letter, name, _ in EXTRA_LAYERS]
+        columns += [] if options.plain else [OTHER]
     if options.layers:
         unknown = set(options.layers) - {letter for letter, _ in columns}
         if unknown:
@@ -960,6 +979,8 @@ def main(argv=None) -> int:
         return child(options.child)
     columns = chosen_columns(parser, options)
     letters = "".join(letter for letter, _ in columns)
+    if options.plain:  # read by the cells' keys and by every child (mutants.child_env)
+        os.environ["UOPC_MATRIX_PLAIN"] = "1"
     chosen = mutants.select(options.only)
     size = "full" if options.full else "quick"
     start = time.perf_counter()
@@ -995,7 +1016,8 @@ def main(argv=None) -> int:
         # with --book-layers, a bug of our own or in the further rules (off in every book layer)
         # outside the layers' reach may go unmarked; with
         # --layers, any bug may escape the few columns chosen
-        partial = options.layers or (options.book_layers and mutant.group in ("own", "further"))
+        reach = options.book_layers or options.plain  # P's bugs may go unmarked
+        partial = options.layers or (reach and mutant.group in ("own", "further"))
         if not caught and not partial:
             problems.append(f"mutant {number} ({mutant.name}) escapes every column")
     control_caught = sorted(letter for letter, cell in control["cells"].items() if cell[0])
@@ -1012,7 +1034,9 @@ def main(argv=None) -> int:
         print(text)
     numbers, inconsistent = check_report(lines)
     problems += inconsistent
-    state_numbers(numbers)
+    how = " ".join(f"--{word}" for word in ("plain", "full") if getattr(options, word))
+    how += f" --layers {options.layers}" if options.layers else ""
+    state_numbers(numbers, options.prefix, f"in the run {how.strip()}" if options.prefix else "")
 
     layer_seconds = {
         letter: sum(r["cells"].get(letter, (0, 0.0))[1] for r in results) for letter in letters

@@ -223,8 +223,8 @@ OWN = [
         "        if src[0].dtype is not old[0].dtype or src[1].dtype is not old[1].dtype:\n",
         "        if False:\n"),
     own("speed: dtype table gives src 0's dtype", "speed/node.py",
-        "table[op, first, second] = check(op, (_Value(first), _Value(second)), None)",
-        "table[op, first, second] = check(op, (_Value(first), _Value(second)), None) and first"),
+        "dtype = check(op, (_Value(first), _Value(second)), None)",
+        "dtype = check(op, (_Value(first), _Value(second)), None) and first"),
 ]
 
 # Beyond the book: one or more plausible slips per family of the further rules (uopc/further.py,

@@ -291,7 +291,7 @@ def test_targets_are_judged_on_the_medians_of_the_pairs(bench_tinygrad):
     assert speed["pairs"] == [12.0, 11.0, 2.0] and speed["median"] == 11.0 and speed["met"]
     assert (speed["min"], speed["max"]) == (2.0, 12.0)
     assert chain["uopc_over_tinygrad"] == chain["median"] == 0.2 and not chain["met"]
-    assert table["bytes_per_distinct_node"]["met"]  # 0.69 <= 0.7
+    assert table["bytes_per_distinct_node"]["met"]  # 0.69 <= 0.8
     assert table["nodes_after_further"]["met"]  # 480 against 520
     assert table["distinct_after_further"]["met"]  # 290 against 290: no more
     relu = {"ratio_cpu": 1.6, "target": "<= 1.5", "bound": 1.5, "met": False}

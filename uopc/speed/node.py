@@ -218,7 +218,7 @@ def lean_enum_type():
     missing from the class's dict, and a class whose metaclass has one is read slowly: each
     `Ops.CONST` costs several times an attribute of a plain class, and the rules and the
     constructor read such names on nearly every node. This copy keeps all of EnumType's methods
-    but that fallback (every member of Ops is in its dict, so it never served) and the three
+    but that fallback (every member of Ops is in its dict, so it never served) and the four
     that only build or guard a class; tests/test_ops.py checks that Ops still behaves as an Enum
     wherever the project uses it."""
     if "__getattr__" not in vars(enum.EnumType):
