@@ -8,8 +8,9 @@ docs/hooks/numbers.py puts in the value from out/numbers.json; an unknown key fa
 Nothing is parsed here. Each number is stated, under its key and with a one-line meaning, by
 the program that computes it (tests/counting.state), and scripts/save_output.py files what a
 program stated as out/KIND/STEM.numbers.json. This script merges those files, adds the few
-values read from the code itself (line counts, the C flags, the op counts, the pins: CODE
-below) and the records of the last run (its time, how many tests passed), and writes:
+values read from the code itself (line counts, the C flags, the op counts, the limits, the
+pins: CODE below), the records of the last run (its time, how many tests passed) and the count
+of the proofs' claim groups (counted from the keys the proofs stated), and writes:
 - out/numbers.json: {key: value}, sorted, with "_missing": the programs of scripts/producers.py
   whose output is not there yet (the hook names them when a page asks for a key they state);
 - out/numbers-reference.md: every key with its meaning, its producer and its value.
@@ -73,6 +74,25 @@ def assigned(tree: ast.Module, name: str) -> ast.expr:
     return value
 
 
+def constant(tree: ast.Module, name: str) -> int:
+    """The value of the module-level `name = <int arithmetic>`, such as `2**24` or `64 * 1024`."""
+    value = assigned(tree, name)
+    allowed = (ast.Constant, ast.BinOp, ast.UnaryOp, ast.operator, ast.unaryop)
+    if not all(isinstance(node, allowed) for node in ast.walk(value)):
+        raise NumbersError(f"{name} = {ast.unparse(value)} is not integer arithmetic")
+    number = eval(compile(ast.Expression(value), name, "eval"), {"__builtins__": {}})
+    if not isinstance(number, int):
+        raise NumbersError(f"{name} = {ast.unparse(value)} is not an integer")
+    return number
+
+
+def exponent(number: int, name: str) -> int:
+    """k for number == 2**k; the prose writes such a limit as a power."""
+    if number <= 0 or number & (number - 1):
+        raise NumbersError(f"{name} = {number} is not a power of two")
+    return number.bit_length() - 1
+
+
 def code_numbers() -> dict[str, tuple[object, str]]:
     """{key: (value, meaning)} of the values read from the code."""
     found = {}
@@ -111,6 +131,20 @@ def code_numbers() -> dict[str, tuple[object, str]]:
     put("rewrite_base_limit", base, "rewrite steps every graph may take")
     per_node = ast.literal_eval(assigned(rewrite, "LIMIT_PER_NODE"))
     put("rewrite_limit_per_node", per_node, "rewrite steps added per node of the graph")
+    limits = (  # key, module, constant: the limits the prose writes as 2^k
+        ("max_elements_log2", "textfmt.py", "MAX_ELEMENTS"),
+        ("max_text_bytes_log2", "textfmt.py", "MAX_TEXT_BYTES"),
+        ("max_scratch_elements_log2", "typecheck.py", "MAX_SCRATCH_ELEMENTS"),
+    )
+    for key, module, name in limits:
+        power = exponent(constant(module_tree(module), name), name)
+        put(key, power, f"k of {name} = 2^k in uopc/{module}")
+    stack = constant(module_tree("render.py"), "STACK_SCRATCH_BYTES")
+    if stack % 1024:
+        raise NumbersError(f"STACK_SCRATCH_BYTES = {stack} is not a whole number of KiB")
+    put("stack_scratch_kib", stack // 1024, "STACK_SCRATCH_BYTES of uopc/render.py, in KiB")
+    max_terms = constant(module_tree("further.py"), "MAX_TERMS")
+    put("further_max_terms", max_terms, "MAX_TERMS of uopc/further.py: terms a sum may have")
     steps = len(list((ROOT / "code" / "short").glob("s[0-9][0-9]_*.py")))
     put("short_programs", steps, "programs of the short path in code/short/")
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
@@ -191,6 +225,11 @@ def merge(out: Path) -> tuple[dict, list[str]]:
                 add(key, stated["value"], stated["meaning"], name)
     for key, (value, meaning) in record_numbers(out).items():
         add(key, value, meaning, "the run records")
+    groups = [key for key, entry in merged.items() if entry[2] == "proofs/proofs"]
+    groups = [key for key in groups if key.startswith("claims_group_")]
+    if groups:  # step 13 lists the groups, one key each: their count is counted from those keys
+        meaning = "groups of z3 claims: the claims_group_ keys tests/proofs.py stated"
+        add("claims_groups", len(groups), meaning, "the merge")
     missing = [f"out/{name}.txt" for name in PRODUCERS if not (out / f"{name}.txt").exists()]
     return dict(sorted(merged.items())), missing
 

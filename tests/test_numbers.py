@@ -96,6 +96,14 @@ def test_merge_of_stated_numbers_records_and_code(tmp_path):
     assert "| `lines_uop` |" in table and "the code" in table
 
 
+def test_the_proofs_groups_are_counted_from_their_keys(tmp_path):
+    groups = {"claims_group_a": 3, "claims_group_b": 4, "claims_total": 7}
+    write_stated(tmp_path, "proofs/proofs", groups)
+    write_stated(tmp_path, "demos/order", {"claims_group_elsewhere": 1})  # not the proofs'
+    status, said, numbers = make(tmp_path)
+    assert status == 0 and numbers["claims_groups"] == 2, said
+
+
 def test_a_key_stated_twice_fails(tmp_path):
     write_stated(tmp_path, "demos/order", {"shared_key": 1})
     write_stated(tmp_path, "demos/fold", {"shared_key": 1})
@@ -117,6 +125,25 @@ def test_code_numbers_are_read_from_the_code():
     assert code["short_programs"] == 13 and code["pin_tinygrad"] == "0.14.0"
     assert code["ops_value"] < code["ops_total"] and code["alu_ops"] < code["ops_total"]
     assert code["rewrite_base_limit"] > 0 and code["rewrite_limit_per_node"] > 0
+    # the limits, read from the syntax trees, against the modules imported
+    from uopc import further, render, textfmt, typecheck
+
+    assert 2 ** code["max_elements_log2"] == textfmt.MAX_ELEMENTS
+    assert 2 ** code["max_text_bytes_log2"] == textfmt.MAX_TEXT_BYTES
+    assert 2 ** code["max_scratch_elements_log2"] == typecheck.MAX_SCRATCH_ELEMENTS
+    assert code["stack_scratch_kib"] * 1024 == render.STACK_SCRATCH_BYTES
+    assert code["further_max_terms"] == further.MAX_TERMS
+
+
+@pytest.mark.parametrize(
+    "source, problem",
+    [("X = 3 * 2**4", "not a power of two"), ("X = len('ab')", "not integer arithmetic"),
+     ("X = 1 / 2", "not an integer")],
+)  # fmt: skip
+def test_a_limit_that_is_not_a_power_of_two_fails(source, problem):
+    with pytest.raises(make_numbers.NumbersError, match=problem):
+        tree = make_numbers.ast.parse(source)
+        make_numbers.exponent(make_numbers.constant(tree, "X"), "X")
 
 
 # The cheap producers, run as the build runs them: each states the keys its pages quote.

@@ -108,7 +108,7 @@ INT_CONTRACT = {
     Ops.FLOORMOD: floormod,
 }
 FLOAT_CONTRACT = {
-    Ops.ADD: lambda a, b: f32(a + b),  # computed in double, rounded once
+    Ops.ADD: lambda a, b: f32(a + b),  # rounded to double, then to f32: same as rounding once
     Ops.MUL: lambda a, b: f32(a * b),
     Ops.MAX: _fmax,
     Ops.NEG: lambda a: -a,  # flips the sign bit, also of zeros and nan
