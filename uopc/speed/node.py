@@ -112,7 +112,9 @@ def new(cls, op, src=(), arg=None):
         plain_infer(op, src, arg)
         raise UOpError(f"{op.name}: the arg must be hashable") from None
     node = None if ref is None else ref()
-    if node is not None and len(node.src) == len(src):
+    # (a src tuple as an arg could pass for a key of the other kind: the length tells; a key
+    # that is the srcs themselves cannot)
+    if node is not None and (arg is None or len(node.src) == len(src)):
         return node
     return cls._build(op, src, arg, infer(op, src, arg), bucket, key)
 

@@ -21,8 +21,9 @@ import gc
 
 from ..rewrite import BASE_LIMIT, RewriteLimit, _limit_for
 from ..rewrite import _rewrite_to_fixed_point as plain_walk
+from ..uop import UOp
 from .matcher import compiled_functions, rewrite
-from .node import by_value
+from .node import BUCKETS, IS_ALU, by_value
 
 
 def _rewrite_to_fixed_point(root, pm, ctx, limit):
@@ -36,6 +37,27 @@ def _rewrite_to_fixed_point(root, pm, ctx, limit):
     finally:
         if enabled:
             gc.enable()
+
+
+def rebuild_two(node, a, b, new_a, new_b):
+    """node.replace_src((new_a, new_b)) for a node of two srcs a and b, the commonest rebuild:
+    for an ALU node without arg whose new srcs keep the old dtypes, the replace_src twin's own
+    steps written out (its bucket by the op's value, the node's dtype kept); else replace_src."""
+    op = node.op
+    if (
+        node.arg is None
+        and IS_ALU[op._value_]
+        and new_a.dtype is a.dtype
+        and new_b.dtype is b.dtype
+    ):
+        key = (new_a, new_b)
+        bucket = BUCKETS[op._value_]
+        ref = bucket.get(key)
+        found = None if ref is None else ref()
+        if found is not None:
+            return found
+        return UOp._build(op, key, None, node.dtype, bucket, key)
+    return node.replace_src((new_a, new_b))
 
 
 def asks_by_value(pm) -> list:
@@ -81,6 +103,7 @@ def walk(root, pm, ctx, limit):
             src = node.src
             rebuilt = node
             if src:
+                count = len(src)
                 if srcs_done:  # the last sources, left for now: quiet leaves
                     for s in src:
                         if s not in final:
@@ -91,7 +114,7 @@ def walk(root, pm, ctx, limit):
                             final[s] = s
                     srcs_done = False
                 else:
-                    first, count = 0, len(src)
+                    first = 0
                     while first < count:  # the first sources: finished or quiet leaves
                         s = src[first]
                         if s not in final:
@@ -115,11 +138,11 @@ def walk(root, pm, ctx, limit):
                                 push((s, False, None))
                         push((src[first], False, None))
                         break
-                if len(src) == 2:
+                if count == 2:
                     a, b = src
                     new_a, new_b = final[a], final[b]
                     if new_a is not a or new_b is not b:
-                        rebuilt = node.replace_src((new_a, new_b))
+                        rebuilt = rebuild_two(node, a, b, new_a, new_b)
                 else:
                     new_src = tuple([final[s] for s in src])
                     if new_src != src:
