@@ -7,6 +7,8 @@ def run_call(call, buffers: list, order: str = "id"):
         raise ValueError(f"unknown order {order!r}: use 'id' or 'dfs'")
     if call.op is not Ops.CALL:
         raise ValueError(f"run_call needs a CALL, got {call.op.name}")
+    if isinstance(call.src[0].dtype, Ptr):  # as render refuses it: C returns no buffer
+        raise ValueError(f"a call cannot return a pointer ({call.src[0].op.name} body)")
     body, run, values = call.src[0], _Run(call, buffers), {}
     for node in ORDERS[order](body):
         values[node] = RUN.get(node.op, _refuse)(node, values, run)

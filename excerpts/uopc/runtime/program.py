@@ -3,6 +3,7 @@ class Program:
 
     def __init__(self, call: UOp):
         _require_call("Program", call)
+        _check_argument_count(call)
         self.call = call
         self.source = render(call)
         self.lib = ctypes.CDLL(compile_c(self.source))

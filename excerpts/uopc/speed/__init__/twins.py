@@ -1,6 +1,7 @@
 # (where, the name there, its twin): each twin stands in for the plain function of that name
 TWINS = [
     (typecheck, "infer", node.infer),  # the checker: two common nodes looked up
+    (uop.UOp, "__new__", staticmethod(node.new)),  # the table by the op's value
     (ranges, "fill_ranges", node.fill_ranges),  # a node's range from its srcs' at once
     (uop.UOp, "_build", classmethod(node._build)),  # fields set through the slots' setters
     (uop.UOp, "replace_src", node.replace_src),  # a rebuild over srcs of the same dtypes
