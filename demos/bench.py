@@ -65,6 +65,7 @@ from bench_graphs import (  # noqa: E402
     gen_expressions,
     graphs_block,
     interleaved,
+    lock_cost,
     measure,
     node_parts,
     plain_uopc,
@@ -173,6 +174,7 @@ def measure_graphs(libs, expressions, sizes) -> tuple[dict, list[str], list[list
         plain = timed[-1].name
         data["plain"] = {"simplify": speeds[plain], "chain": chains[plain]}
         data["twins"] = twins_weighed(expressions, sizes["twin_turns"])
+        data["lock_ns"] = lock_cost()
     return data, failures, (wrapped, exact)
 
 
@@ -215,7 +217,8 @@ def compare(args, sizes, libs, version, data, memory, references, relu_plain) ->
         pairs=sizes["pairs"], chain_pairs=sizes["chain_pairs"],
     )  # fmt: skip
     print("@@ block tinygrad-method", *method, sep="\n")
-    print("@@ block overlay", *overlay_block(table, data["twins"], sizes), sep="\n")
+    overlay = overlay_block(table, data["twins"], data["lock_ns"], sizes)
+    print("@@ block overlay", *overlay, sep="\n")
     return {
         "version": version,
         "expressions": sizes["expressions"],
@@ -228,6 +231,7 @@ def compare(args, sizes, libs, version, data, memory, references, relu_plain) ->
         "figures": table,
         "details": {name: data[name] for name in ("uopc", "tinygrad", "plain")},
         "twins": data["twins"],
+        "lock_ns": data["lock_ns"],
         "memory": memory,
     }
 

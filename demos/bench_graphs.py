@@ -189,6 +189,19 @@ def plain_uopc() -> UopcOverlay:
     return UopcOverlay("uopc, plain", tuple(speed.twin_names()))
 
 
+def lock_cost(rounds: int = 1_000_000) -> float:
+    """Cpu ns of one acquire and release of the table's lock, which every new node takes once
+    (uopc/uop.py, TABLE_LOCK): the price of one node per structure under threads."""
+    from uopc.uop import TABLE_LOCK
+
+    take, give = TABLE_LOCK.acquire, TABLE_LOCK.release
+    with Clock() as clock:
+        for _ in range(rounds):
+            take()
+            give()
+    return clock.cpu / rounds * 1e9
+
+
 def twins_weighed(expressions, turns: int) -> dict:
     """Cpu seconds of the expressions with every twin, with none, and with each left out in
     turn, interleaved (one untimed turn first); each figure over the time with every twin."""

@@ -67,7 +67,7 @@ def state_tinygrad(tinygrad: dict) -> None:
         which = {"median": "the median", "min": "the lowest", "max": "the highest"}[part]
         meaning = f"{what}, {which} of the pairs' ratios, 2 decimals {MACHINE}"
         state(key, f"{figures[figure][part]:.2f}", meaning)
-    state_overlay(figures, tinygrad["twins"])
+    state_overlay(figures, tinygrad["twins"], tinygrad["lock_ns"])
     memory = tinygrad["memory"]["tinygrad"]
     bytes_per_node = round(memory["bytes_per_distinct_node"])
     state("bench_tinygrad_bytes_per_node", bytes_per_node, f"tinygrad's bytes per node {MACHINE}")
@@ -182,13 +182,13 @@ def state_graphs(graphs: dict) -> None:
 
 # the twins by the name install(without=...) takes -> the key's last word
 TWIN_KEYS = {
-    "infer": "infer", "fill_ranges": "fill_ranges", "build": "build",
+    "infer": "infer", "new": "new", "fill_ranges": "fill_ranges", "build": "build",
     "replace_src": "replace_src", "rewrite": "rewrite", "rewrite_to_fixed_point": "walk",
     "enum": "enum",
 }  # fmt: skip
 
 
-def state_overlay(figures: dict, twins: dict) -> None:
+def state_overlay(figures: dict, twins: dict, lock_ns: float) -> None:
     """The plain code's ratios to tinygrad, the overlay's gain, and each twin's weight."""
     for key, figure, what in (
         (
@@ -206,3 +206,5 @@ def state_overlay(figures: dict, twins: dict) -> None:
         value = twins[f"uopc, without {name}"]
         meaning = f"cpu time without the twin of {name} over with every twin {MACHINE}"
         state(f"bench_without_{word}", f"{value:.2f}", meaning)
+    meaning = f"cpu ns of one acquire and release of the table's lock {MACHINE}"
+    state("bench_lock_ns", round(lock_ns), meaning)

@@ -321,7 +321,7 @@ def pairs_block(table, sizes, cost: dict) -> list[str]:
     return lines
 
 
-def overlay_block(table, twins: dict, sizes) -> list[str]:
+def overlay_block(table, twins: dict, lock_ns: float, sizes) -> list[str]:
     """The plain code against tinygrad in the same pairs, and each twin of the overlay weighed
     by leaving it out (uopc/speed: appendix G)."""
     lines = [f"the speed overlay (uopc/speed) weighed, cpu time  {MACHINE}"]
@@ -342,6 +342,10 @@ def overlay_block(table, twins: dict, sizes) -> list[str]:
         "  over the time with every twin (above 1: the twin saves time)",
     ]
     lines += [f"    {name.removeprefix('uopc, ')}: {value:.2f}" for name, value in twins.items()]
+    lines += [
+        "  the table's lock, taken once for each new node (plain and overlay alike):",
+        f"    {lock_ns:.0f} ns cpu for one acquire and release",
+    ]
     return lines
 
 

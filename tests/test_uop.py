@@ -1194,3 +1194,35 @@ def test_a_body_built_again_is_checked_again():
     assert not any(p.arg.slot == 7 for ps in typecheck._BODY_PARAMS.values() for p in ps)
     with pytest.raises(UOpError, match="argument 7 has dtype i32, the body wants f32"):
         build(F32)
+
+
+def test_threads_building_one_chain_share_every_node():
+    """Four threads build the same chain at once, with the interpreter switching threads as
+    often as it can: one node per structure still (issue 31), so every thread ends with the
+    very same root, and the text of it reads back to that root. Without the table's lock,
+    every trial gave duplicates."""
+    import sys
+    import threading
+
+    from uopc.textfmt import dumps, loads
+
+    def chain(results, i):
+        node = UOp(Ops.PARAM, arg=ParamArg(0, I32))
+        for c in range(1, 2000):
+            node = node + c
+        results[i] = node
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        for _trial in range(3):
+            results = [None] * 4
+            threads = [threading.Thread(target=chain, args=(results, i)) for i in range(4)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            assert all(root is results[0] for root in results)
+            assert loads(dumps(results[0])) is results[0]
+    finally:
+        sys.setswitchinterval(interval)

@@ -17,6 +17,7 @@ place; nothing here knows whether it did.
 import functools
 import itertools
 import math
+import threading
 import weakref
 
 from . import ranges, typecheck
@@ -89,6 +90,19 @@ TABLE: dict = {op: _Bucket() for op in Ops}  # nodes without arg (most), by thei
 ARG_TABLE: dict = {op: _Bucket() for op in Ops}  # the others, by arg key or (src, arg key)
 
 
+# One thread at a time enters a new node: two threads that miss the same key at once would
+# otherwise both build a node, and two live nodes would hold one structure.
+TABLE_LOCK = threading.Lock()
+
+
+def live_node(bucket: dict, key, size: int):
+    """The live node entered under key in bucket, or None. (A src tuple as an arg could pass
+    for a key of the other kind: the number of srcs, size, tells them apart.)"""
+    ref = bucket.get(key)
+    node = None if ref is None else ref()
+    return node if node is not None and len(node.src) == size else None
+
+
 # --8<-- [end:table]
 
 
@@ -115,15 +129,16 @@ class UOp:
                 bucket, key = TABLE[op], src
             else:
                 bucket, key = ARG_TABLE[op], (src, arg_key(arg)) if src else arg_key(arg)
-            ref = bucket.get(key)
+            node = live_node(bucket, key, len(src))
         except (KeyError, TypeError):  # not an op, or an unhashable arg: the checker names it
             typecheck.infer(op, src, arg)
             raise UOpError(f"{op.name}: the arg must be hashable") from None
-        node = None if ref is None else ref()
-        # (a src tuple as an arg could pass for a key of the other kind: the length tells)
-        if node is not None and len(node.src) == len(src):
+        if node is not None:
             return node  # built before: same object, no second check, no new id
-        return cls._build(op, src, arg, typecheck.infer(op, src, arg), bucket, key)
+        dtype = typecheck.infer(op, src, arg)
+        with TABLE_LOCK:  # another thread may have built it since: look again, then build
+            node = live_node(bucket, key, len(src))
+            return node if node is not None else cls._build(op, src, arg, dtype, bucket, key)
 
     # --8<-- [end:uop_new]
 

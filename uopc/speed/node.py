@@ -16,7 +16,7 @@ from ..ranges import _RANGES, range_of
 from ..ranges import fill_ranges as plain_fill_ranges
 from ..typecheck import _ALU_CHECKS, UOpError, _check_binary
 from ..typecheck import infer as plain_infer
-from ..uop import ARG_TABLE, TABLE, UOp, _ids, _Ref, arg_key, normalise_const
+from ..uop import ARG_TABLE, TABLE, TABLE_LOCK, UOp, _ids, _Ref, arg_key, normalise_const
 
 # ---------------------------------------------------------------------------------------------
 # Tables by an op's value
@@ -116,7 +116,23 @@ def new(cls, op, src=(), arg=None):
     # that is the srcs themselves cannot)
     if node is not None and (arg is None or len(node.src) == len(src)):
         return node
-    return cls._build(op, src, arg, infer(op, src, arg), bucket, key)
+    return build_once(cls, op, src, arg, infer(op, src, arg), bucket, key)
+
+
+_lock, _unlock = TABLE_LOCK.acquire, TABLE_LOCK.release  # (`with` costs twice as much)
+
+
+def build_once(cls, op, src, arg, dtype, bucket, key) -> UOp:
+    """The plain constructor's last step: under the table's lock, look again, then build."""
+    _lock()
+    try:
+        ref = bucket.get(key)
+        node = None if ref is None else ref()
+        if node is not None and len(node.src) == len(src):
+            return node
+        return cls._build(op, src, arg, dtype, bucket, key)
+    finally:
+        _unlock()
 
 
 # A node refuses assignment (UOp.__setattr__), so the plain _build sets each field through
@@ -160,7 +176,7 @@ def replace_src(self, src: tuple) -> UOp:
     node = None if ref is None else ref()
     if node is not None:
         return node
-    return UOp._build(op, src, None, self.dtype, bucket, src)
+    return build_once(UOp, op, src, None, self.dtype, bucket, src)
 
 
 # ---------------------------------------------------------------------------------------------

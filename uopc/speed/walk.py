@@ -23,7 +23,7 @@ from ..rewrite import BASE_LIMIT, RewriteLimit, _limit_for
 from ..rewrite import _rewrite_to_fixed_point as plain_walk
 from ..uop import UOp
 from .matcher import compiled_functions, rewrite
-from .node import BUCKETS, IS_ALU, by_value
+from .node import BUCKETS, IS_ALU, build_once, by_value
 
 
 def _rewrite_to_fixed_point(root, pm, ctx, limit):
@@ -56,7 +56,7 @@ def rebuild_two(node, a, b, new_a, new_b):
         found = None if ref is None else ref()
         if found is not None:
             return found
-        return UOp._build(op, key, None, node.dtype, bucket, key)
+        return build_once(UOp, op, key, None, node.dtype, bucket, key)
     return node.replace_src((new_a, new_b))
 
 
