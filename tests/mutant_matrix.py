@@ -1036,7 +1036,8 @@ def main(argv=None) -> int:
     problems += inconsistent
     how = " ".join(f"--{word}" for word in ("plain", "full") if getattr(options, word))
     how += f" --layers {options.layers}" if options.layers else ""
-    state_numbers(numbers, options.prefix, f"in the run {how.strip()}" if options.prefix else "")
+    prefix = options.prefix or "mutants"
+    state_numbers(numbers, prefix, f"in the run {how.strip()}" if options.prefix else "")
 
     layer_seconds = {
         letter: sum(r["cells"].get(letter, (0, 0.0))[1] for r in results) for letter in letters
