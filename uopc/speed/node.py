@@ -10,6 +10,7 @@ plain function over random graphs, every op and every pair of dtypes.
 
 import enum
 
+from .. import typecheck
 from ..dtypes import BOOL, I32, INT_MAX, INT_MIN, VALUE_DTYPES
 from ..ops import ALU, Ops
 from ..ranges import _RANGES, range_of
@@ -95,8 +96,8 @@ def infer(op, src, arg):
 
 
 def new(cls, op, src=(), arg=None):
-    """UOp.__new__: the same steps, with the bucket found by the op's value and the checker's
-    twin asked directly; anything that is not an op goes the plain way, to the plain error."""
+    """UOp.__new__: the same steps, with the bucket found by the op's value; anything that is
+    not an op goes the plain way, to the plain error."""
     src = tuple(src)
     if op is CONST:
         arg = normalise_const(arg)
@@ -116,7 +117,8 @@ def new(cls, op, src=(), arg=None):
     # that is the srcs themselves cannot)
     if node is not None and (arg is None or len(node.src) == len(src)):
         return node
-    return build_once(cls, op, src, arg, infer(op, src, arg), bucket, key)
+    # the checker through its module: its twin when installed, the plain one when left out
+    return build_once(cls, op, src, arg, typecheck.infer(op, src, arg), bucket, key)
 
 
 _lock, _unlock = TABLE_LOCK.acquire, TABLE_LOCK.release  # (`with` costs twice as much)
