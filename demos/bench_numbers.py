@@ -206,5 +206,5 @@ def state_overlay(figures: dict, twins: dict, lock_ns: float) -> None:
         value = twins[f"uopc, without {name}"]
         meaning = f"cpu time without the twin of {name} over with every twin {MACHINE}"
         state(f"bench_without_{word}", f"{value:.2f}", meaning)
-    meaning = f"cpu ns of one acquire and release of the table's lock {MACHINE}"
+    meaning = f"cpu ns to enter and leave the table's lock with `with` {MACHINE}"
     state("bench_lock_ns", round(lock_ns), meaning)

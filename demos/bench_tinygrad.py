@@ -343,8 +343,8 @@ def overlay_block(table, twins: dict, lock_ns: float, sizes) -> list[str]:
     ]
     lines += [f"    {name.removeprefix('uopc, ')}: {value:.2f}" for name, value in twins.items()]
     lines += [
-        "  the table's lock, taken once for each new node (plain and overlay alike):",
-        f"    {lock_ns:.0f} ns cpu for one acquire and release",
+        "  the table's lock, taken for each new node and each freed one:",
+        f"    {lock_ns:.0f} ns cpu to enter and leave it (with)",
     ]
     return lines
 

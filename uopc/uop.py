@@ -70,9 +70,11 @@ class _Ref(weakref.ref):
 
 def _forget(bucket: dict, ref: _Ref) -> None:
     """Called when a node is freed: its entry goes at once, and with it the table's hold on
-    the key (for most nodes, the node's own src tuple)."""
-    if bucket.get(ref.key) is ref:  # not replaced since by a newer node with that key
-        del bucket[ref.key]
+    the key (for most nodes, the node's own src tuple). Under the table's lock (below), so that
+    another thread cannot enter a newer node with that key between the test and the delete."""
+    with TABLE_LOCK:
+        if bucket.get(ref.key) is ref:  # not replaced since by a newer node with that key
+            del bucket[ref.key]
 
 
 class _Bucket(dict):
@@ -90,9 +92,10 @@ TABLE: dict = {op: _Bucket() for op in Ops}  # nodes without arg (most), by thei
 ARG_TABLE: dict = {op: _Bucket() for op in Ops}  # the others, by arg key or (src, arg key)
 
 
-# One thread at a time enters a new node: two threads that miss the same key at once would
-# otherwise both build a node, and two live nodes would hold one structure.
-TABLE_LOCK = threading.Lock()
+# One thread at a time enters a new node or removes a freed one: two threads that miss the same
+# key at once would otherwise both build a node, and two live nodes would hold one structure.
+# Reentrant, because a node may be freed, and its entry removed, by the thread holding the lock.
+TABLE_LOCK = threading.RLock()
 
 
 def live_node(bucket: dict, key, size: int):
