@@ -8,7 +8,7 @@ Quoted blocks, each after a marker line `@@ block NAME` that the book build stri
   draw their spread values, where it always holds, and on the special floats, where it fails;
 - special-only: the rows of the saved planted-bug matrix (out/tests/mutant_matrix.txt) that
   the special-value layer (D) caught and the random-program layer (C) did not, with the legend.
-- overlay-off: the same planted bugs against the layers A to S (no P) at quick sizes, with the
+- overlay-off: the same planted bugs against the layers A to L, M and S (not P) at quick sizes, with the
   speed overlay of appendix G (out/tests/mutant_matrix_overlay.txt) and with the plain code
   alone (out/tests/mutant_matrix_plain.txt, `mutant_matrix.py --plain`): every bug a layer
   catches with the overlay, a layer catches without it, so the overlay neither catches nor hides
@@ -156,7 +156,7 @@ def show_overlay_off():
     lost = [name for name in reached if not plain[name]]
     only_p = [name for name in rows if not overlay[name] and name not in twins]
     caught = [name for name in rows if plain[name]]
-    print(f"{len(rows)} planted bugs; the layers A to S with the plain code alone (no overlay):")
+    print(f"{len(rows)} planted bugs; the layers A to L, M and S, the plain code alone:")
     print(f"  caught: {len(caught)}")
     print(f"  caught by a layer with the overlay, missed without it: {len(lost)}")
     print("  caught by no layer at these sizes with the overlay either; in the whole matrix by:")
