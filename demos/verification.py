@@ -8,11 +8,11 @@ Quoted blocks, each after a marker line `@@ block NAME` that the book build stri
   draw their spread values, where it always holds, and on the special floats, where it fails;
 - special-only: the rows of the saved planted-bug matrix (out/tests/mutant_matrix.txt) that
   the special-value layer (D) caught and the random-program layer (C) did not, with the legend.
-- overlay-off: the same planted bugs against the layers A to L, M and S (not P) at quick sizes, with the
-  speed overlay of appendix G (out/tests/mutant_matrix_overlay.txt) and with the plain code
-  alone (out/tests/mutant_matrix_plain.txt, `mutant_matrix.py --plain`): every bug a layer
-  catches with the overlay, a layer catches without it, so the overlay neither catches nor hides
-  a bug in the plain code; the rest are named.
+- overlay-off: the same planted bugs against the layers A to L, M and S (not P) at quick
+  sizes, with the speed overlay of appendix G (out/tests/mutant_matrix_overlay.txt) and with
+  the plain code alone (out/tests/mutant_matrix_plain.txt, `mutant_matrix.py --plain`): every
+  bug a layer catches with the overlay, a layer catches without it, so the overlay neither
+  catches nor hides a bug in the plain code; the rest are named.
 It also checks, printing nothing, that the matrix's bugs caught by one column only are the ones
 chapter 15 explains (ALONE).
 Every line is the same on every run. A printed claim that turns out false makes the program
