@@ -13,13 +13,14 @@ class UOp:
                 bucket, key = TABLE[op], src
             else:
                 bucket, key = ARG_TABLE[op], (src, arg_key(arg)) if src else arg_key(arg)
-            ref = bucket.get(key)
+            node = live_node(bucket, key, len(src))
         except (KeyError, TypeError):  # not an op, or an unhashable arg: the checker names it
             typecheck.infer(op, src, arg)
             raise UOpError(f"{op.name}: the arg must be hashable") from None
-        node = None if ref is None else ref()
-        # (a src tuple as an arg could pass for a key of the other kind: the length tells)
-        if node is not None and len(node.src) == len(src):
+        if node is not None:
             return node  # built before: same object, no second check, no new id
-        return cls._build(op, src, arg, typecheck.infer(op, src, arg), bucket, key)
+        dtype = typecheck.infer(op, src, arg)
+        with TABLE_LOCK:  # another thread may have built it since: look again, then build
+            node = live_node(bucket, key, len(src))
+            return node if node is not None else cls._build(op, src, arg, dtype, bucket, key)
 
