@@ -165,10 +165,20 @@ def float_rules(version: str) -> None:
     ]
     block("float-rules", "simplifying float expressions in tinygrad, and in uopc", version)
     print(f"{'expression':<13}{'tinygrad':<12}{'uopc strict':<24}uopc fast-math")
+    same_as = {"strict": [], "fast-math": []}
     for text, tiny, ours in cases:
         tiny_result = graph_rewrite(tiny, symbolic).render(simplify=False)
         strict, fast = (infix(simplify(ours, fast_math=m), {0: "f"}) for m in (False, True))
         print(f"{text:<13}{tiny_result:<12}{strict:<24}{fast}")
+        for name, ours_text in (("strict", strict), ("fast-math", fast)):
+            if ours_text.replace(" ", "") == tiny_result.replace(" ", ""):
+                same_as[name].append(text)
+    # chapter 16 reads this block: tinygrad's column is our fast-math one on every line, and our
+    # strict one on f*1.0 alone
+    if same_as["fast-math"] != [text for text, _, _ in cases]:
+        fail(f"tinygrad matches our fast-math rules only on {same_as['fast-math']}")
+    if same_as["strict"] != ["f*1.0"]:
+        fail(f"tinygrad matches our strict rules on {same_as['strict']}, not on f*1.0 alone")
 
 
 def signed_zero(version: str) -> None:
@@ -185,8 +195,12 @@ def signed_zero(version: str) -> None:
     for text, values in sums:
         sign = "-" if math.copysign(1.0, values[0]) < 0 else "+"
         print(f"{text:<38}{str(values):<14}sign of the first: {sign}")
-    if sums[2][1][0] != 0.0 or math.copysign(1.0, sums[2][1][0]) < 0:
+    signs = [math.copysign(1.0, values[0]) for _, values in sums]
+    if sums[2][1][0] != 0.0 or signs[2] < 0:
         fail("NumPy's -0.0 + 0.0 should be +0.0 (IEEE 754, round to nearest)")
+    # chapter 16's reading: a tensor of zeros gives +0.0, the scalar constant leaves -0.0
+    if signs[0] < 0 or signs[1] > 0:
+        fail(f"tinygrad's -0.0 + 0.0: tensor {sums[0][1][0]!r}, scalar {sums[1][1][0]!r}")
 
 
 def relu_nan(version: str) -> None:
@@ -224,6 +238,9 @@ def const_identity(version: str) -> None:
         print(f"{text}: {answer}")
     kind = type(zero.arg).__name__
     print(f"(a float constant's arg is a {kind}: {zero.arg!r} and {minus_zero.arg!r})")
+    # chapters 5 and 16 read: the zeros apart, the nans one node, 1 and True apart, ConstFloat
+    if [answer for _, answer in questions] != [False, True, False] or kind != "ConstFloat":
+        fail(f"tinygrad's constants: {questions}, {kind}")
 
 
 def main() -> None:

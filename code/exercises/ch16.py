@@ -154,6 +154,11 @@ def ex_16_4():
     check(same(ours, 0.0) and same(compiled, 0.0), f"ours {ours}, C {compiled}")
     out(f"ours: strict simplify keeps x + 0.0; at x = -0.0 the interpreter and C give {ours}")
     facts = tinygrad_facts()
+    # the answer's reading of tinygrad: the add dropped, the scalar keeps -0.0, the zeros do not
+    check(facts["f+0.0"] == "f", f"tinygrad simplifies f + 0.0 to {facts['f+0.0']}")
+    scalar, zeros = float(facts["scalar"]), float(facts["zeros"])  # as the child wrote them
+    check(math.copysign(1.0, scalar) < 0 and scalar == 0.0, f"tensor + 0.0 gives {scalar}")
+    check(math.copysign(1.0, zeros) > 0 and zeros == 0.0, f"tensor + zeros gives {zeros}")
     out_machine(f"tinygrad {facts['version']}: f + 0.0 simplifies to {facts['f+0.0']}")
     out_machine(
         f"tinygrad: [-0.0, 1.0] + 0.0 gives {facts['scalar']} first; "
