@@ -122,6 +122,7 @@ ALONE = (
 # and every bug planted in the further rules (chapter 11), which no layer but P switches on
 FURTHER = "further "
 SPEED = "speed: "  # the bugs planted in the speed overlay's twins (appendix G)
+CONTRACT = "contract: "  # the bugs planted in the contract itself (semantics.py)
 
 
 def check_alone():
@@ -183,11 +184,29 @@ def show_overlay_off():
     )
 
 
+def check_contract():
+    """No block: the bugs planted in the contract (semantics.py) are caught, and by which
+    columns; chapter 15 states the counts. Everything that computes a value in uopc follows the
+    contract, so only a column that compares with another source can see such a bug."""
+    header, rows = matrix_rows(MATRIX.read_text(encoding="utf-8").splitlines())
+    contract = {
+        name: catchers(header, line) for name, line in rows.items() if name.startswith(CONTRACT)
+    }
+    claim(len(contract) > 0, "the matrix has bugs planted in the contract")
+    claim(all(contract.values()), "every bug planted in the contract is caught")
+    by_m = [name for name, caught in contract.items() if "M" in caught]
+    state("ver_contract_bugs", len(contract), "planted bugs that edit the contract, semantics.py")
+    state("ver_contract_by_m", len(by_m), "of them, caught by column M (NumPy and the C reference)")
+    others = sorted(set().union(*contract.values()) - {"M", "P"})
+    state("ver_contract_columns", ", ".join(others), "the layers besides M and P that catch one")
+
+
 def main() -> int:
     show_own_negation()
     show_special_only()
     show_overlay_off()
     check_alone()
+    check_contract()
     return finish()
 
 

@@ -199,8 +199,20 @@ RULES = [
 ]
 
 # Beyond the book: bugs in the renderer, the runtime, the builder, the text format and the
-# reference interpreter, the parts that the rule mutants never touch.
+# reference interpreter, the parts that the rule mutants never touch; and bugs in the contract
+# itself (semantics.py), which every reference of the interpreter, folding and the layers
+# follows, so that only a check written against another source can catch them: NumPy, the C
+# reference (tests/ref_ops.c) and the compiled C.
 OWN = [
+    own("contract: FLOORMOD has the dividend's sign", "semantics.py",
+        "return a if b == 0 else a - b * (a // b)",
+        "return a if b == 0 else int(math.fmod(a, b))"),
+    own("contract: float to int wraps past INT_MAX", "semantics.py",
+        "            return INT_MAX\n", "            return INT_MIN\n"),
+    own("contract: CMPNE false at nan", "semantics.py",
+        "Ops.CMPNE: lambda a, b: a != b,", "Ops.CMPNE: lambda a, b: a != b and a == a,"),
+    own("contract: float MAX keeps a nan in a", "semantics.py",
+        "    return a if a > b else b", "    return b if b > a else a"),
     own("C: INT_MIN literal without brackets", "render.py",
         'return "(-2147483647 - 1)"', 'return "-2147483647 - 1"'),
     own("C: float literal with %.6g", "render.py",
