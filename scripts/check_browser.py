@@ -23,7 +23,9 @@ and counted. It checks, as a reader would see them:
  11. 404.html, opened from file://, is styled (its links are relative, docs/hooks/site404.py),
      and a missing page deep in the site, served as a host does, is styled, finds, links home;
  12. the glossary under the pointer (appendix F, docs/hooks/glossary.py): no term is marked
-     inside code on any page, though code holds marked words; at 1280 px with a mouse and at
+     inside code or a heading on any page, though code holds marked words, and none twice on
+     a page; from the keyboard alone Tab reaches a term on a chapter, its definition shows,
+     and Enter opens its entry in appendix F; at 1280 px with a mouse and at
      390 px with a touch screen, light and dark, a term's definition shows on hover and on tap
      on three pages, one term inside an admonition: the tooltip holds the definition, fits the
      window and its text differs in colour from its background (a screenshot of each goes to
@@ -167,20 +169,24 @@ FIGURES_JS = """() => Array.from(document.querySelectorAll('article img[src*="fi
           !!(img.closest('figure') && img.closest('figure').querySelector('figcaption')),
           img.getBoundingClientRect().height])"""
 
-# The glossary's marks on a page (abbr elements, docs/hooks/glossary.py): how many, how many in
-# an admonition (outside a link, where a tap would follow the link), the text of those inside
-# code (there must be none), and how many code elements hold a marked word all the same (so that
-# "none inside code" is a finding, not an accident of the page).
+# The glossary's marks on a page (links to appendix F with the definition as their title,
+# docs/hooks/glossary.py): how many, how many in an admonition, the text of those inside code or
+# a heading (there must be none), the terms marked more than once (none: only a first use is
+# marked), and how many code elements hold a marked word all the same (so that "none inside
+# code" is a finding, not an accident of the page).
 GLOSSARY_JS = r"""() => {
-  const marks = Array.from(document.querySelectorAll('article abbr[title]'));
+  const marks = Array.from(document.querySelectorAll('article a.glossary-term[title]'));
   const words = [...new Set(marks.map(e => e.textContent))];
   const escape = s => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const word = words.length ? new RegExp('\\b(?:' + words.map(escape).join('|') + ')\\b') : null;
   const codes = Array.from(document.querySelectorAll('article code'));
+  const targets = marks.map(e => e.getAttribute('href'));
   return {
     marked: marks.length,
-    admonition: marks.filter(e => e.closest('.admonition') && !e.closest('a')).length,
-    in_code: marks.filter(e => e.closest('code, pre, kbd, samp')).map(e => e.textContent),
+    admonition: marks.filter(e => e.closest('.admonition')).length,
+    in_code: marks.filter(e => e.closest('code, pre, kbd, samp, h1, h2, h3, h4, h5, h6'))
+      .map(e => e.textContent),
+    repeated: targets.filter((t, i) => targets.indexOf(t) !== i),
     code_with_word: word ? codes.filter(c => word.test(c.textContent)).length : 0,
   };
 }"""
@@ -188,8 +194,8 @@ GLOSSARY_JS = r"""() => {
 # Marks one glossary term for the pointer: in the prose or in an admonition, never in a heading
 # or a link. Returns its word and its definition (Material removes the title while it shows).
 PROBE_JS = r"""(inAdmonition) => {
-  const mark = Array.from(document.querySelectorAll('article abbr[title]')).find(e =>
-    !e.closest('a, h1, h2, h3, h4, h5, h6') && !!e.closest('.admonition') === inAdmonition);
+  const mark = Array.from(document.querySelectorAll('article a.glossary-term[title]')).find(e =>
+    !!e.closest('.admonition') === inAdmonition);
   if (!mark) return null;
   mark.id = 'glossary-probe';
   mark.scrollIntoView({block: 'center'});
@@ -599,8 +605,10 @@ def run_checks(site: Path, shots: Path, skip: tuple[str, ...] = ()) -> Checks:
                     marked += marks["marked"]
                     pages += marks["marked"] > 0
                     in_code += [f"{where}: {word!r}" for word in marks["in_code"]]
+                    in_code += [f"{where}: {t} marked twice" for t in marks["repeated"][:1]]
                     holding += marks["code_with_word"]
-            detail = (f"{marked} marked terms on {pages} pages, none inside code, though "
+            detail = (f"{marked} marked terms on {pages} pages, each once, none inside code or a "
+                      f"heading, though "
                       f"{holding} code blocks and spans hold a marked word")  # fmt: skip
             passed = marked > 0 and holding > 0 and not in_code
             return passed, "; ".join(in_code[:4]) or detail
@@ -660,6 +668,35 @@ def run_checks(site: Path, shots: Path, skip: tuple[str, ...] = ()) -> Checks:
             pages = ", ".join(f"{where}{' (admonition)' * a}" for where, a in chosen)
             detail = f"{shown} of {4 * len(chosen)} tooltips shown, on {pages}"
             return not problems and shown > 0, "; ".join(problems[:4]) or detail
+
+        def glossary_keyboard():
+            """From the keyboard alone, on a chapter: Tab reaches a glossary term, its
+            definition shows while it has the focus, and Enter opens its entry in appendix F."""
+            where = next((w for (w, width), found in sorted(surveyed().items()) if
+                          w.startswith("part") and found["glossary"]["marked"]), None)  # fmt: skip
+            if where is None:
+                return False, "no chapter marks a glossary term"
+            page.goto(base + where)
+            presses = 0
+            while not page.evaluate("() => document.activeElement.matches('a.glossary-term')"):
+                if presses == 400:
+                    return False, f"{where}: 400 presses of Tab never reach a glossary term"
+                page.keyboard.press("Tab")
+                presses += 1
+            word = page.evaluate("() => document.activeElement.textContent")
+            page.wait_for_function(
+                "() => { const t = document.querySelector('.md-tooltip2--active');"
+                " return t && getComputedStyle(t).opacity === '1'; }"
+            )
+            with page.expect_navigation():
+                page.keyboard.press("Enter")
+            target = urlsplit(page.url)
+            found = target.path.endswith(GLOSSARY) and page.evaluate(
+                "(id) => !!document.getElementById(id)", target.fragment
+            )
+            detail = (f"{where}: Tab x{presses} focuses {word!r}, its tooltip shows, Enter "
+                      f"opens {Path(target.path).name}#{target.fragment}")  # fmt: skip
+            return bool(found), detail
 
         def glossary_spellings():
             """Search finds a term's entry in appendix F under each of its common spellings."""
@@ -854,6 +891,9 @@ def run_checks(site: Path, shots: Path, skip: tuple[str, ...] = ()) -> Checks:
         checks.run(
             "a glossary term's definition shows on hover and on tap, light and dark",
             glossary_tooltips,
+        )
+        checks.run(
+            "the keyboard reaches a glossary term, shows it and opens its entry", glossary_keyboard
         )
         checks.run("search finds a glossary term by its other spellings", glossary_spellings)
         checks.run("every figure opens at its own size, text >= 9 px (1280, 390 px)", figures_open)
