@@ -36,7 +36,9 @@ and counted. It checks, as a reader would see them:
      than the window scrolls sideways inside it;
  14. the one-page edition (book.html, docs/hooks/onepage.py) loads, holds every page of the
      book but the Source section, each once with its title, and its table of contents links
-     to each page and section; every link inside it to a place in it resolves;
+     to each page and section; every link inside it to a place in it resolves; it is ready
+     within BOOK_READY_S from file://, a chapter's printer icon opens it at that chapter, and
+     the site's uopc-book.pdf has the page count the front page quotes next to its link;
  15. listings link to their lines (docs/hooks/source.py): on a page with listings, each title
      links to a line anchor of a Source page whose line is the listing's first line; at
      1280 and 390 px, a click on a title shows that line below the header; every Source page
@@ -72,6 +74,8 @@ TIMEOUT_MS = 15_000
 COPY_BUTTON = "button.md-clipboard, button.md-code__button[data-md-type='copy']"
 WIDTHS = (1280, 390)
 BOOK = "book.html"  # the whole book on one page (docs/hooks/onepage.py)
+PDF = "uopc-book.pdf"  # the one page printed by mkdocs build (docs/hooks/onepage.py)
+BOOK_READY_S = 3  # the one page must be ready (DOMContentLoaded) within this, from file://
 SOURCE = "source/"  # the Source pages (docs/hooks/source.py)
 MIN_TEXT_PX = 9  # the smallest text an opened figure may show, at either width
 GLOSSARY = "back/f-glossary.html"  # appendix F, where every definition is written
@@ -805,6 +809,37 @@ def run_checks(site: Path, shots: Path, skip: tuple[str, ...] = ()) -> Checks:
                       f"{len(found['broken'])} broken in-page links")  # fmt: skip
             return not problems, "; ".join(problems[:4]) or detail
 
+        def one_page_fast_and_printed():
+            """book.html is ready (DOMContentLoaded) within BOOK_READY_S from file://; the
+            printer icon of a chapter opens it at that chapter; the PDF the build printed is in
+            the site with the page count the front page quotes."""
+            problems = []
+            page.goto((site / BOOK).as_uri(), wait_until="domcontentloaded")
+            ready = page.evaluate(
+                "() => performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd"
+            )
+            if ready > BOOK_READY_S * 1000:
+                problems.append(f"{BOOK} ready after {ready / 1000:.1f} s")
+            chapter = next(w for w in all_pages(site) if w.startswith("part2/"))
+            page.goto(base + chapter)
+            with page.expect_navigation():
+                page.click("a.onepage-print")
+            landed = urlsplit(page.url)
+            if not (landed.path.endswith(BOOK) and landed.fragment == page_key(chapter)):
+                problems.append(f"{chapter}'s printer icon opens {page.url}")
+            pdf = site / PDF
+            data = pdf.read_bytes() if pdf.exists() else b""
+            pages = len(re.findall(rb"/Type\s*/Page[^s]", data))
+            front = (site / "index.html").read_text(encoding="utf-8")
+            quoted = re.search(rf'href="{PDF}">PDF</a> of ([\d,]+) A4 pages', front)
+            if quoted is None:
+                problems.append(f"the front page quotes no page count for {PDF}")
+            elif pages != int(quoted.group(1).replace(",", "")):
+                problems.append(f"{PDF} has {pages} pages, the front page says {quoted.group(1)}")
+            detail = (f"{BOOK} ready in {ready / 1000:.1f} s; {chapter}'s icon lands on its "
+                      f"section; {PDF} has {pages} pages, as the front page says")  # fmt: skip
+            return not problems, "; ".join(problems) or detail
+
         def listings_link():
             """The listing titles of one page link to the first line of their region on a
             Source page; at both widths a click on a title shows that line below the header."""
@@ -898,6 +933,10 @@ def run_checks(site: Path, shots: Path, skip: tuple[str, ...] = ()) -> Checks:
         checks.run("search finds a glossary term by its other spellings", glossary_spellings)
         checks.run("every figure opens at its own size, text >= 9 px (1280, 390 px)", figures_open)
         checks.run("the one-page edition loads with its contents", one_page)
+        checks.run(
+            "the one-page edition opens fast, from every page's icon, and is printed to PDF",
+            one_page_fast_and_printed,
+        )
         checks.run("listing titles link to their lines on the Source pages", listings_link)
         checks.run("screenshots for review", screenshots)
         context.close()

@@ -19,6 +19,8 @@ A row:
 - full_only: not run at quick sizes unless asked (--with-mutants);
 - echo: show its output while it runs (long programs);
 - always: made from other saved outputs rather than from sources, and cheap: made every run.
+- from_site: made from the built site (the book's PDF): it runs in a full build only, after the
+  figures, the listings and the numbers, which are then merged again.
 In a command, "{out}" is the folder the sized outputs go to (out/, or build/quick/out/).
 """
 
@@ -74,6 +76,7 @@ class Producer:
     full_only: bool = False
     echo: bool = False
     always: bool = False  # made from other saved outputs: made again on every run (cheap)
+    from_site: bool = False  # prints the built site: runs after the numbers (full runs only)
 
     @property
     def sized(self) -> bool:
@@ -247,6 +250,15 @@ def all_producers(root: Path = ROOT) -> list[Producer]:
             ("scripts/machine_info.py", "requirements.txt"),
             slow=True,
             timed=True,
+        )
+    )
+    rows.append(
+        Producer(
+            "book/pdf",
+            ("{py}", "scripts/book_pdf.py"),
+            ("scripts/book_pdf.py", "docs/**", "mkdocs.yml", "excerpts/**", "out/figures/*"),
+            slow=True,
+            from_site=True,
         )
     )
     rows.append(
