@@ -102,6 +102,7 @@ def short_step(path: Path) -> Producer:
 DEMOS = (
     "run_demos",
     "walkthrough",
+    "ranges_table",
     "number_facts",
     "errors",
     "matcher",
