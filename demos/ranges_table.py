@@ -244,6 +244,24 @@ DIV_LEGEND = """\
 Columns as in the first table. Chosen f32 inputs: -inf, inf, nan, -3e9, 3e9 (past both ends
 of i32), -1.5, -0.0, 0.0, 0.5, 2.5."""
 
+# The rows chapter 6 explains one by one: the ranges wider than what the inputs give (an
+# overflow given up, signs the rule does not keep, a divisor range holding 0, a call), and the
+# rows not marked safe (three wrap; the call is unsafe only because nobody looked).
+WIDER = [
+    "[2^30, 2^30+1] * 4",
+    "[0, 7] // [1, 3]",
+    "[0, 7] // [-3, -1]",
+    "[0, 7] // [-1, 2]",
+    "[0, 7] % [-1, 2]",
+    "double([0, 3]), body a * 2",
+]
+UNSAFE = [
+    "[2^31-2, 2^31-1] + 1",
+    "[2^30, 2^30+1] * 4",
+    "[-2^31, -2^31+1] // -1",
+    "double([0, 3]), body a * 2",
+]
+
 HEADER = ("op", "example", "computed", "safe", "values", "inputs", "computed is")
 
 
@@ -257,6 +275,10 @@ def table_cells(row: Row, counts: dict) -> tuple:
     tight = (low, high) == (node.vmin, node.vmax)
     counts["rows"] += 1
     counts["wider"] += not tight
+    if not tight:
+        counts["wider rows"].append(row.example)
+    if not node.safe:
+        counts["unsafe rows"].append(row.example)
     counts["inputs"] += len(values)
     inputs = f"all {len(values)}" if row.every else f"{len(values)} chosen"
     verdict = ("exact" if tight else "wider") + (", wraps" if wraps else "")
@@ -284,9 +306,12 @@ def show(name: str, rows: list[Row], counts: dict, legend: str) -> None:
 
 
 def main() -> int:
-    counts = {"rows": 0, "wider": 0, "inputs": 0}
+    counts = {"rows": 0, "wider": 0, "inputs": 0, "wider rows": [], "unsafe rows": []}
     show("ranges-table-arith", arith_rows(), counts, ARITH_LEGEND)
     show("ranges-table-div", div_rows(), counts, DIV_LEGEND)
+    # what chapter 6 says of the table: which rows are wider than the truth, which unsafe
+    claim(counts["wider rows"] == WIDER, f"the wider rows are {counts['wider rows']}")
+    claim(counts["unsafe rows"] == UNSAFE, f"the unsafe rows are {counts['unsafe rows']}")
     state("range_table_rows", counts["rows"], "rows of chapter 6's range table, each checked")
     state(
         "range_table_wider",

@@ -29,6 +29,7 @@ BLOCKS = {
         "relu-text", "relu-c", "ranges", "trace", "bump", "memory-trap", "stencil",
         "interpreter-errors",
     ],
+    "ranges_table": ["ranges-table-arith", "ranges-table-div"],
     "number_facts": [
         "wrap", "bits", "rounding", "specials", "division", "casts", "casts-hardware",
     ],
