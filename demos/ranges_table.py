@@ -22,11 +22,16 @@ import itertools
 import sys
 from dataclasses import dataclass
 
+from walkthrough import TracingMatcher
+
 from uopc import BOOL, F32, I32, CallArg, Ops, ParamArg, Ptr, UOp
 from uopc.builder import Builder, make_call
 from uopc.dtypes import INT_MAX, INT_MIN
 from uopc.interp import evaluate, run_call
+from uopc.rewrite import graph_rewrite
 from uopc.semantics import cast
+from uopc.symbolic import default
+from uopc.textfmt import infix
 
 # i32 inputs for a parameter declared with no bounds: both ends and a few between
 CHOSEN_I32 = (INT_MIN, -1, 0, 1, INT_MAX)
@@ -305,10 +310,43 @@ def show(name: str, rows: list[Row], counts: dict, legend: str) -> None:
     print(legend)
 
 
+# ---------------------------------------------------------------------------------------------
+# What simplify does with the ranges of (i*4 + j) // 4
+# ---------------------------------------------------------------------------------------------
+
+
+# rule name -> the node whose range its guard reads: the split needs a safe dividend, and a
+# range that is one point is replaced by that constant
+READS = {"(a*c1+b)//c2": lambda node: node.src[0], "range is a point": lambda node: node}
+
+
+def show_split_trace() -> None:
+    block("split-trace")
+    i, j = declared(0, 0, 15), declared(1, 0, 3)
+    names = {0: "i", 1: "j"}
+    start = (i * 4 + j) // 4
+    matcher = TracingMatcher(default.rules)  # simplify's own rules, in their order
+    result = graph_rewrite(start, matcher)
+    print(f"simplify {infix(start, names)}, i declared [0, 15] and j [0, 3]:")
+    for number, (before, after, name) in enumerate(matcher.steps, 1):
+        line = f"step {number}: {infix(before, names)} -> {infix(after, names)}"
+        print(f"{line:<50} [{name}]")
+        if name in READS:  # the range this rule's guard reads
+            node = READS[name](before)
+            text = f"{infix(node, names)}: range {interval(node.vmin, node.vmax)}"
+            print(f"{'':8}it reads {text}, safe={node.safe}")
+    print(f"result: {infix(result, names)}")
+    rules = [name for _, _, name in matcher.steps]
+    expected = ["canonical order", "(a*c1+b)//c2", "x*1", "range is a point", "x+0 (int)"]
+    claim(rules == expected, f"split trace: the rules {rules}")
+    claim(result is i, "split trace: the result is i")
+
+
 def main() -> int:
     counts = {"rows": 0, "wider": 0, "inputs": 0, "wider rows": [], "unsafe rows": []}
     show("ranges-table-arith", arith_rows(), counts, ARITH_LEGEND)
     show("ranges-table-div", div_rows(), counts, DIV_LEGEND)
+    show_split_trace()
     # what chapter 6 says of the table: which rows are wider than the truth, which unsafe
     claim(counts["wider rows"] == WIDER, f"the wider rows are {counts['wider rows']}")
     claim(counts["unsafe rows"] == UNSAFE, f"the unsafe rows are {counts['unsafe rows']}")

@@ -117,6 +117,7 @@ DEMOS = (
 
 # What a demo reads besides its own source and the package: saved outputs, test files.
 DEMO_INPUTS = {
+    "ranges_table": ("demos/walkthrough.py",),  # its TracingMatcher
     "integers": ("out/tests/mutant_matrix.txt", "out/tests/counts.txt", "tests/test_pipeline.py"),
     "verification": (
         "out/tests/mutant_matrix.txt",

@@ -29,7 +29,7 @@ BLOCKS = {
         "relu-text", "relu-c", "ranges", "trace", "bump", "memory-trap", "stencil",
         "interpreter-errors",
     ],
-    "ranges_table": ["ranges-table-arith", "ranges-table-div"],
+    "ranges_table": ["ranges-table-arith", "ranges-table-div", "split-trace"],
     "number_facts": [
         "wrap", "bits", "rounding", "specials", "division", "casts", "casts-hardware",
     ],
