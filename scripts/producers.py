@@ -106,6 +106,7 @@ DEMOS = (
     "number_facts",
     "errors",
     "matcher",
+    "upat_fields",
     "fold",
     "order",
     "memory",

@@ -35,6 +35,7 @@ BLOCKS = {
     ],
     "errors": ["bad-graphs", "bad-texts", "bad-memory", "chain-times", "chain"],
     "matcher": ["patterns", "rule-counts", "compiled-neg"],
+    "upat_fields": ["upat-fields"],
     "fold": ["fold-relu", "partial-evaluation"],
     "order": ["order"],
     "runtime_steps": ["steps", "cache", "failures"],
