@@ -110,7 +110,9 @@ def main() -> int:
         print(f"  {name:<6} {ASKS.get(name, '(not described here)')}")
         used = f"given in {counts[name]} of simplify's {len(rules)} rules"
         print(f"  {'':6} {used}{example(name, rules)}")
-    # chapter 7: a rule reads a constant's value in its function, never in its pattern
+    # chapter 7: every rule gives the op at its top (the matcher files it there), and a rule
+    # reads a constant's value in its function, never in its pattern
+    claim(all(rule.pat.op is not None for rule in rules), "a rule without an op at its top")
     claim(counts["arg"] == 0, "a rule of simplify fixes an arg in its pattern")
     state("upat_rules_with_arg", counts["arg"], "rules of simplify whose pattern fixes an arg")
     return finish()
