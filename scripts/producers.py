@@ -105,9 +105,11 @@ def short_step(path: Path) -> Producer:
 DEMOS = (
     "run_demos",
     "walkthrough",
+    "ranges_table",
     "number_facts",
     "errors",
     "matcher",
+    "upat_fields",
     "fold",
     "order",
     "memory",
@@ -119,6 +121,7 @@ DEMOS = (
 
 # What a demo reads besides its own source and the package: saved outputs, test files.
 DEMO_INPUTS = {
+    "ranges_table": ("demos/walkthrough.py",),  # its TracingMatcher
     "integers": ("out/tests/mutant_matrix.txt", "out/tests/counts.txt", "tests/test_pipeline.py"),
     "verification": (
         "out/tests/mutant_matrix.txt",
