@@ -103,6 +103,7 @@ DEMOS = (
     "run_demos",
     "walkthrough",
     "number_facts",
+    "contract_edges",
     "errors",
     "matcher",
     "fold",
