@@ -149,7 +149,7 @@ def i32_rows(a: int, b: int) -> list[str]:
 
 def numbers_bits() -> str:
     """Chapter 2: an f32 and an i32 bit by bit, one table above the other."""
-    spacer = row(f'<td colspan="32" border="0" height="10">{" "}</td>')
+    spacer = row('<td colspan="32" border="0" height="10"></td>')
     table = [
         f'<table border="0" cellborder="1" cellspacing="0" cellpadding="1" color="{LINE}">',
         *f32_rows(F32_VALUE),
