@@ -39,14 +39,19 @@ NUMPY_OP = {
 }
 NAN, INF = math.nan, math.inf
 
-# The differences the contract makes on purpose: why, in a line each.
+# The differences the contract makes on purpose: why, in two lines each, and what the row must
+# show for those lines to be true (the inputs, eval_op's answer, NumPy's).
 WHY = {
-    "mod0": ("x % 0 is x, so that a == b*(a//b) + a%b still holds;", "NumPy gives 0"),
-    "max-nan": (
-        "MAX is `a if a > b else b`: a nan first gives the second value;",
-        "NumPy's maximum gives nan whichever side it is on",
+    "mod0": (
+        ("x % 0 is x, so that a == b*(a//b) + a%b still holds;", "NumPy gives 0"),
+        lambda inputs, ours, theirs: ours == inputs[0] and theirs == 0,
     ),
-}
+    "max-nan": (
+        ("MAX is `a if a > b else b`: a nan first gives the second value;",
+         "NumPy's maximum gives nan whichever side it is on"),
+        lambda inputs, ours, theirs: ours == inputs[1] and math.isnan(theirs),
+    ),
+}  # fmt: skip
 
 # (op, type of the sources, type of the result, inputs, None or the key of a difference)
 EDGES = (
@@ -127,14 +132,20 @@ def show_edges():
         alike = same(ours, theirs)
         verdict = "same" if why is None else f"differs ({numbers[why]})"
         claim(alike == (why is None), f"{op.name} {inputs}: {ours} and NumPy's {theirs}")
+        claim(why is None or WHY[why][1](inputs, ours, theirs), f"{op.name} {inputs}: as WHY says")
         agree += alike
         types = str(source) if source is result else f"{source}→{result}"
         shown = ", ".join(spell(v) for v in inputs)
         cells = (op.name, types, shown, spell(ours), spell(theirs))
         print(" ".join(f"{c:<{w}}" for c, w in zip(cells, WIDTHS, strict=True)), verdict)
     for key, number in numbers.items():
-        first, second = WHY[key]
+        first, second = WHY[key][0]
         print(f"({number}) {first}\n    {second}")
+    both_nan = [
+        contract_value(Ops.MAX, F32, F32, (1.0, NAN)),
+        numpy_value(Ops.MAX, F32, F32, (1.0, NAN)),
+    ]
+    claim(all(map(math.isnan, both_nan)), "MAX(1.0, nan): nan from eval_op and from NumPy")
     differ = len(EDGES) - agree
     print(f"{len(EDGES)} edge cases: {agree} the same as NumPy, {differ} different on purpose")
     state("contract_edges", len(EDGES), "edge cases of the contract checked against NumPy")

@@ -350,6 +350,9 @@ def floats_fast() -> str:
               if not same(s, f)]  # fmt: skip
     if differ != list(inputs[1:]):
         fail("floats_fast.svg", f"the two differ at {differ}, not at {inputs[1:]}")
+    product, below_one = before[strict], 1.0 - 2.0**-24  # the float32 just under 1.0
+    if fast.arg != 1.0 or product[1] != below_one or not all(map(math.isnan, product[2:])):
+        fail("floats_fast.svg", f"the caption's values changed: {fast.arg}, {product}")
 
     def notes(table, root):
         def note(u):
