@@ -51,7 +51,7 @@ GRAPHS = {
     "numbers_bits.svg": (1, 0),  # chapter 2: an f32 and an i32, one table node
     "contract_where.svg": (7, 0),  # chapter 3: where(x != 0, 100 // x, 0) and its key
     "patterns_match.svg": (17, 0),  # chapter 7: two patterns (4 + 3) and their graphs (6 + 4)
-    "folding.svg": (18, 0),  # chapter 9: relu(2.0, 3.0) (11), its constant (1), relu(z, 3.0) (6)
+    "folding.svg": (18, 0),  # chapter 9: relu(2.0, 3.0) (10), its constant (1), relu(z, 3.0) (7)
     "floats_fast.svg": (6, 0),  # chapter 10: x*recip(x) (3), 1.0 (1), the key and the verdict
 }
 CHAPTER_FIGURES = ("numbers_bits.svg", "contract_where.svg", "patterns_match.svg", "folding.svg",
