@@ -21,12 +21,13 @@ from uopc.interp import evaluate
 from uopc.rewrite import UPat
 from uopc.textfmt import spell_value, to_dot
 
-INK = "#1a1c2e"  # PALETTE's letters: 15:1 on the node fill, more on the panels
+INK = "#1a1c2e"  # PALETTE's letters: 14:1 on the node fill, 11.9:1 or more on every fill here
 NODE_FILL = "#e8eaf6"  # PALETTE's node fill
 PANEL = "#f5f5f5"  # a panel behind a group of nodes: its title is dark ink on it
 LINE = "#5c6bc0"  # PALETTE's node border
 WARN = "#ffcdd2"  # a light red: the node where the rule or the guard matters
-BIND = "#e8710a"  # the orange of make_figures.memory_dot: a binding, drawn as a line only
+TINT = "#fff3e0"  # a light orange: a sign bit, a named pattern node and what it bound
+EXPONENT_FILL = "#e0f2f1"  # a light green: the exponent field
 FONT = 'fontname="Helvetica", fontsize=12'
 NARROW = '  graph [nodesep=0.12]; node [margin="0.04,0.03"];'  # close together, for a phone
 NODE_LINE = re.compile(r'^  n(\d+) \[label="([^"]*)"(.*)\];$')
@@ -116,7 +117,7 @@ def f32_rows(value: float) -> list[str]:
     decoded = (-1) ** sign * significand * 2.0**power
     if exponent in (0, 255) or decoded != value:
         fail("numbers_bits.svg", f"{value} is not a normal float32 that decodes to itself")
-    tints = ["#fff3e0"] + ["#e0f2f1"] * 8 + [NODE_FILL] * 23  # sign, exponent, fraction
+    tints = [TINT] + [EXPONENT_FILL] * 8 + [NODE_FILL] * 23  # sign, exponent, fraction
     return [
         wide(f"f32 {value}: three fields"),
         row(cell("s", 1, tints[0]), cell("exponent", 8, tints[1]), cell("fraction", 23)),
@@ -136,7 +137,7 @@ def i32_rows(a: int, b: int) -> list[str]:
     top, rest = pattern >> 31, pattern & 0x7FFFFFFF
     if -top * 2**31 + rest != value:
         fail("numbers_bits.svg", f"the bits of {value} do not add up")
-    tints = ["#fff3e0"] + [NODE_FILL] * 31
+    tints = [TINT] + [NODE_FILL] * 31
     return [
         wide(f"i32 {a} * {b}, wrapped: {value}"),
         row(cell("t", 1, tints[0]), cell("the other 31 bits", 31)),
@@ -205,9 +206,6 @@ def pattern_label(pat: UPat) -> str:
     return f"{op}{dtype}" + (f"\\nas {pat.name}" if pat.name else "")
 
 
-BOUND = "#fff3e0"  # a light orange: a named pattern node and the graph node it bound
-
-
 def pattern_lines(pat: UPat, prefix: str) -> list[str]:
     """The pattern as a tree, drawn as to_dot draws a graph (sources above their user); a
     sub-pattern is drawn once per place it is used. Its first id is the top pattern."""
@@ -215,7 +213,7 @@ def pattern_lines(pat: UPat, prefix: str) -> list[str]:
     while stack:
         node, user = stack.pop()
         k, count = f"{prefix}{count}", count + 1
-        fill = f', fillcolor="{BOUND}"' if node.name else ""
+        fill = f', fillcolor="{TINT}"' if node.name else ""
         lines.append(f'  {k} [label="{pattern_label(node)}"{fill}];')
         if user:
             lines.append(f"  {k} -> {user};")
@@ -247,7 +245,7 @@ def match_panels(case: str, pat: UPat, root: UOp, written: str) -> tuple[list[st
     def notes(u):
         return [f"bound as {', '.join(names[u])}"] if u in names else []
 
-    graph = graph_lines(root, f"{case}g", notes, {u: BOUND for u in names})
+    graph = graph_lines(root, f"{case}g", notes, {u: TINT for u in names})
     lines = [*panel(f"{case}p", "pattern", pattern_lines(pat, f"{case}p")),
              *panel(f"{case}g", f"graph {written}", graph)]  # fmt: skip
     return [f"{case}p0", f"{case}g{len(root.toposort()) - 1}"], lines
