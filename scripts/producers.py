@@ -107,6 +107,7 @@ DEMOS = (
     "walkthrough",
     "ranges_table",
     "number_facts",
+    "contract_edges",
     "errors",
     "matcher",
     "upat_fields",
