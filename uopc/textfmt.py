@@ -291,6 +291,10 @@ def loads(text: str):
     return build(records)
 
 
+# --8<-- [end:loads]
+
+
+# --8<-- [start:build]
 def build(records: list):
     """Build every record in order; a type error becomes a ParseError naming the line."""
     nodes = []
@@ -308,7 +312,7 @@ def build(records: list):
     raise ParseError(message)
 
 
-# --8<-- [end:loads]
+# --8<-- [end:build]
 
 # ---------------------------------------------------------------------------------------------
 # The infix printer
