@@ -292,6 +292,10 @@ def shares_an_add(d: UOp) -> bool:
     return uses + 1 > len(adds)  # in a tree every ADD but d is used exactly once
 
 
+# --8<-- [end:terms]
+
+
+# --8<-- [start:quotient]
 def quotient(term: UOp, c: int):
     """term // c when term is visibly a multiple of c (a constant, or y * k with c | k)."""
     if term.op is Ops.CONST and term.arg % c == 0:
@@ -308,7 +312,7 @@ def total(terms: list[UOp]) -> UOp:
     return result
 
 
-# --8<-- [end:terms]
+# --8<-- [end:quotient]
 
 
 # --8<-- [start:split]
