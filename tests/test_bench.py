@@ -332,3 +332,13 @@ def test_the_runtime_message_is_held_to_the_measured_growth(bench_clock, before,
     assert (failures == []) == (shape == runtime.COMPILE_GROWTH), failures
     with pytest.raises(runtime.CompilerError, match=runtime.COMPILE_GROWTH):
         runtime.check_size("int v;\n" * (runtime.MAX_C_LINES + 1))
+
+
+def test_the_runtime_message_agrees_with_the_saved_measurement(bench_clock):
+    """The words of the message are the shape the book's last benchmark run measured."""
+    import bench_numbers
+
+    from uopc import runtime
+
+    saved = json.loads((ROOT / "out" / "bench" / "bench.json").read_text(encoding="utf-8"))
+    assert bench_numbers.compile_claims(saved["compile_cpu"], runtime.COMPILE_GROWTH) == []
