@@ -10,6 +10,9 @@ For every page under docs/ (less what mkdocs.yml's exclude_docs leaves out):
   file is under out/, excerpts/ or code/, exists and is not empty; a section (`path:name`) has
   exactly one start and one end marker, in that order, with something between; a line range
   (`path:3:9`) is refused, since it drifts when the source changes;
+- listings a screen long: in chapters 1 to 11 (docs/partK/NN-*.md, NN <= 11), a fenced block
+  that includes from excerpts/ shows at most LONG_LISTING lines, every include expanded and the
+  blank lines between them counted; a longer region is split, with prose between the parts;
 - typed numbers: a number in the prose (outside code spans, includes, placeholders, links and
   HTML) that has a thousands separator, a decimal point or an exponent, or is 10 or more, is
   taken for a measured figure typed by hand, unless it is a step, chapter, exercise or part
