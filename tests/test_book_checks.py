@@ -145,6 +145,39 @@ def test_lint_allows_a_number_its_page_allows(book):
     assert lint(book).returncode == 0
 
 
+@pytest.mark.parametrize(
+    "page, lines, caught",
+    [
+        ("part1/01-one.md", 30, False),  # a screen: allowed
+        ("part1/01-one.md", 31, True),  # chapters 1-11: one line over
+        ("part3/11-eleven.md", 31, True),
+        ("part4/12-twelve.md", 31, False),  # the rule covers chapters 1-11
+        ("short/two.md", 31, False),
+    ],
+)
+def test_lint_catches_a_listing_longer_than_a_screen(book, page, lines, caught):
+    body = "".join(f"    x{k} = {k}\n" for k in range(lines - 2))
+    source = f"# --8<-- [start:long]\ndef long():\n{body}    return 0\n# --8<-- [end:long]\n"
+    (book / "uopc" / "long.py").write_text(source, encoding="utf-8")
+    assert run(SCRIPTS / "make_excerpts.py", "--root", book).returncode == 0
+    listing = '```python title="uopc/long.py: long"\n--8<-- "excerpts/uopc/long/long.py"\n```\n'
+    write(book / "docs" / page, f"# A chapter\n\n{listing}")
+    done = lint(book)
+    assert (f"a listing of {lines} lines" in done.stdout) == caught, done.stdout
+
+
+def test_lint_counts_every_include_of_one_listing(book):
+    """Two regions in one fenced block are one listing: their lines add up."""
+    body = "".join(f"    x{k} = {k}\n" for k in range(14))
+    source = f"# --8<-- [start:a]\ndef a():\n{body}# --8<-- [end:a]\n"
+    source += f"# --8<-- [start:b]\ndef b():\n{body}# --8<-- [end:b]\n"
+    (book / "uopc" / "two.py").write_text(source, encoding="utf-8")
+    assert run(SCRIPTS / "make_excerpts.py", "--root", book).returncode == 0
+    both = '--8<-- "excerpts/uopc/two/a.py"\n\n--8<-- "excerpts/uopc/two/b.py"\n'
+    write(book / "docs" / "part1" / "03-three.md", f'# C\n\n```python title="t"\n{both}```\n')
+    assert "a listing of 31 lines" in lint(book).stdout  # 15, a blank line, 15
+
+
 def test_lint_catches_a_count_typed_as_a_word_that_a_program_states(book):
     """'five rules' where a program states five rules: the count must come from its key."""
     stated = {"demo_rules": {"value": 5, "meaning": "rules of the demo's matcher"}}
