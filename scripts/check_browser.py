@@ -244,9 +244,15 @@ def step_page(site: Path) -> str:
     return str(steps[0].relative_to(site))
 
 
+def search_index(site: Path) -> dict:
+    """The search index, from the one form the site ships (docs/hooks/shipped.py)."""
+    text = (site / "search" / "search_index.js").read_text(encoding="utf-8")
+    return json.loads(text.removeprefix("var __index = "))
+
+
 def search_term(site: Path, page: str) -> str:
     """The longest word of the page's title in the search index: search must find that page."""
-    index = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    index = search_index(site)
     for doc in index["docs"]:
         if doc["location"] == page:
             words = re.findall(r"[A-Za-z]{5,}", doc["title"])
