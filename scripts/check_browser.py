@@ -43,7 +43,15 @@ and counted. It checks, as a reader would see them:
      links to a line anchor of a Source page whose line is the listing's first line; at
      1280 and 390 px, a click on a title shows that line below the header; every Source page
      has its line anchors;
- 16. no request went to another host.
+ 16. 404.html, from file:// and at a missing path one and three folders deep over http: search
+     works, no request fails and the console shows no error (but the page's own 404 status);
+ 17. the site ships one form of the search index (search_index.js), no search script for
+     another language and no source map (docs/hooks/shipped.py);
+ 18. Material's reader features: the back-to-top button shows on scrolling up and takes the page
+     to its top; the longest page has a "Last update" date from git, and breadcrumbs when it
+     is inside a section (a chapter); on the first page with content tabs, a click on the
+     second tab shows it and hides the first;
+ 19. no request went to another host.
 Screenshots of the pages of SHOTS at 1280 and 390 px, light and dark, go to --shots (default
 build/browser/), for a person to look at. Prints one line per check and exits 1 when one
 fails. A few minutes: every page is visited at both widths.
@@ -254,9 +262,15 @@ def step_page(site: Path) -> str:
     return str(steps[0].relative_to(site))
 
 
+def search_index(site: Path) -> dict:
+    """The search index, from the one form the site ships (docs/hooks/shipped.py)."""
+    text = (site / "search" / "search_index.js").read_text(encoding="utf-8")
+    return json.loads(text.removeprefix("var __index = "))
+
+
 def search_term(site: Path, page: str) -> str:
     """The longest word of the page's title in the search index: search must find that page."""
-    index = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    index = search_index(site)
     for doc in index["docs"]:
         if doc["location"] == page:
             words = re.findall(r"[A-Za-z]{5,}", doc["title"])
@@ -427,6 +441,129 @@ def search(page, term: str, expected: str) -> tuple[bool, str]:
     found = any(expected in (link or "") for link in links)
     where = "among" if found else "NOT in"
     return found, f"{term!r}: {len(links)} results, {expected} {where} them"
+
+
+# ---------------------------------------------------------------------------------------------
+# What the site ships and the reader's features of Material (docs/hooks/shipped.py, site404.py)
+# ---------------------------------------------------------------------------------------------
+
+DEEP_404 = ("part1/no-such-page/", "a/b/c/missing.html")  # missing pages one and three deep
+LANGUAGE_SCRIPTS = "assets/javascripts/lunr"  # Material's search scripts for other languages
+
+
+def noisy_visit(page, url: str, act) -> list[str]:
+    """The failed requests and console errors of one visit to url while act(page) runs. The
+    page's own status (404 for a missing page, as a host answers) is what a host must send, and
+    the browser's line about it is left aside; every other failure counts."""
+    noise: list[str] = []
+
+    def console(message):
+        own = message.location.get("url") == url and "status of 404" in message.text
+        if message.type == "error" and not own:
+            noise.append(f"console: {message.text[:80]}")
+
+    def response(answer):
+        if answer.status >= 400 and answer.url != url:
+            noise.append(f"{answer.status} {answer.url}")
+
+    listeners = {
+        "console": console,
+        "response": response,
+        "requestfailed": lambda r: noise.append(f"failed {r.url} {r.failure}"),
+        "pageerror": lambda error: noise.append(f"error: {str(error)[:80]}"),
+    }
+    for event, listener in listeners.items():
+        page.on(event, listener)
+    try:
+        page.goto(url)
+        act(page)
+    finally:
+        for event, listener in listeners.items():
+            page.remove_listener(event, listener)
+    return noise
+
+
+def quiet_404(page, site: Path, base: str, term: str, expected: str) -> tuple[bool, str]:
+    """404.html from file:// and at two depths over http: search works, nothing fails."""
+    said, noise = [], []
+    found: list[bool] = []
+
+    def searches(visited) -> None:
+        try:
+            found.append(search(visited, term, expected)[0])
+        except Exception:  # a search that never gets ready times out: it failed, go on
+            found.append(False)
+
+    for url in [(site / "404.html").as_uri()] + [base + where for where in DEEP_404]:
+        noise += noisy_visit(page, url, searches)
+        said.append(f"{url.removeprefix(base)}: search {'works' if found[-1] else 'FAILS'}")
+    failures = f"; {len(noise)} failed requests and errors: {'; '.join(noise[:3])}" if noise else ""
+    return not noise and all(found), "; ".join(said) + failures
+
+
+def ships_what_it_uses(site: Path) -> tuple[bool, str]:
+    """One form of the search index, no search scripts for other languages, no source maps."""
+    index = sorted(p.name for p in (site / "search").glob("search_index.*"))
+    maps = sorted(str(p.relative_to(site)) for p in site.rglob("*.map"))
+    languages = (site / LANGUAGE_SCRIPTS).exists()
+    problems = [f"{len(index)} forms of the search index: {index}"] if len(index) != 1 else []
+    problems += [f"{LANGUAGE_SCRIPTS}/ is shipped"] if languages else []
+    problems += [f"{len(maps)} source maps: {maps[:2]}"] if maps else []
+    return not problems, "; ".join(problems) or f"search/{index[0]}, no language script or map"
+
+
+def long_page(site: Path) -> str:
+    """The longest page the reader reads (a chapter in the book), Source pages and book.html
+    left out: the back-to-top button needs a page to scroll, the breadcrumbs a nested page."""
+    pages = [p for p in site.rglob("*.html") if p.relative_to(site).as_posix() != BOOK]
+    pages = [p for p in pages if not p.relative_to(site).as_posix().startswith(SOURCE)]
+    return str(max(pages, key=lambda p: (p.stat().st_size, p)).relative_to(site))
+
+
+def back_to_top(page, base: str, where: str) -> tuple[bool, str]:
+    """Material's back-to-top button: shown when the reader scrolls back up, and it works.
+    A low window (300 px) makes even a short page scroll."""
+    page.set_viewport_size({"width": 1280, "height": 300})
+    try:
+        page.goto(base + where)
+        button = page.locator(".md-top")
+        page.mouse.wheel(0, 4000)
+        page.wait_for_timeout(300)
+        page.mouse.wheel(0, -100)  # the button shows while the reader scrolls upwards
+        button.wait_for(state="visible")
+        button.click()
+        page.wait_for_function("() => window.scrollY === 0")
+    finally:
+        page.set_viewport_size({"width": 1280, "height": 900})
+    return True, f"{where}: shown on scrolling up, takes the page to its top"
+
+
+def reader_features(page, base: str, where: str) -> tuple[bool, str]:
+    """A page shows its date of last update from git and, when it sits inside a section of the
+    navigation, its breadcrumbs (a chapter in the book)."""
+    page.goto(base + where)
+    nested = page.locator(".md-nav--primary .md-nav__item--active.md-nav__item--nested").count()
+    crumbs = page.locator(".md-path__item").all_inner_texts()
+    updated = page.locator(".git-revision-date-localized-plugin").all_inner_texts()
+    passed = (bool(crumbs) or not nested) and bool(updated) and all(t.strip() for t in updated)
+    path = " > ".join(crumb.strip() for crumb in crumbs) or "none"
+    return passed, f"{where}: breadcrumbs {path} ({nested} open sections); last update {updated}"
+
+
+def tabs_switch(page, base: str, site: Path) -> tuple[bool, str]:
+    """Content tabs: a click on a page's second tab shows its block and hides the first. A site
+    without tabs (a small book) has nothing to check here."""
+    pages = [p for p in sorted(site.rglob("*.html")) if "tabbed-set" in p.read_text("utf-8")]
+    pages = [p for p in pages if p.relative_to(site).as_posix() != BOOK]
+    if not pages:
+        return True, "no page has content tabs"
+    where = str(pages[0].relative_to(site))
+    page.goto(base + where)
+    tabs = page.locator(".tabbed-set").first
+    blocks = tabs.locator(".tabbed-block")
+    tabs.locator(".tabbed-labels > label").nth(1).click()
+    shown = [blocks.nth(i).is_visible() for i in range(2)]
+    return shown == [False, True], f"{where}: after a click on the second tab, shown {shown}"
 
 
 def run_checks(site: Path, shots: Path, skip: tuple[str, ...] = ()) -> Checks:
@@ -938,6 +1075,17 @@ def run_checks(site: Path, shots: Path, skip: tuple[str, ...] = ()) -> Checks:
             one_page_fast_and_printed,
         )
         checks.run("listing titles link to their lines on the Source pages", listings_link)
+        checks.run(
+            "404.html from file:// and at depth: search works, 0 failed requests and errors",
+            lambda: quiet_404(page, site, base, term, Path(step).name),
+        )
+        checks.run("the site ships one search index form and no unused script",
+                   lambda: ships_what_it_uses(site))  # fmt: skip
+        checks.run("the back-to-top button shows and works",
+                   lambda: back_to_top(page, base, long_page(site)))  # fmt: skip
+        checks.run("the longest page has breadcrumbs and a last update date",
+                   lambda: reader_features(page, base, long_page(site)))  # fmt: skip
+        checks.run("content tabs switch", lambda: tabs_switch(page, base, site))
         checks.run("screenshots for review", screenshots)
         context.close()
     server.shutdown()

@@ -1,5 +1,10 @@
 """mkdocs hook: the glossary's definitions shown under the pointer on every page.
 
+Why a hook: Python-Markdown's own `abbr` extension (maintained, with Material's tooltips) does
+the marking; no plugin reads the definitions out of a page of the book. Its usual source, a file
+of `*[term]: definition` lines appended by pymdownx.snippets, would be a second copy of appendix
+F to keep in step; this hook makes appendix F that file.
+
 Appendix F (docs/back/f-glossary.md) is the only place a definition is written. Before any
 page is converted, this hook reads its entries and hands them to Python-Markdown's `abbr`
 extension as its `glossary` option: every page then marks each listed form of a term in its
