@@ -1,12 +1,5 @@
 """mkdocs hook: the whole book on one page (book.html), to read in one scroll or print to PDF.
 
-Why a hook: mkdocs-print-site-plugin (2.9, tried on this site in December 2026) keeps each
-page's ids as they are and renames them in the browser with a script of its own: as built, its
-page holds 1,952 ids used more than once and 334 links to anchors that do not exist, which
-scripts/check_html.py refuses, and it takes the Source pages too (4.9 MB against 2.4 MB) unless
-each is excluded. This hook rewrites the ids when it builds, so the page is right without a
-script.
-
 The page is made on every build from the other pages (nothing is committed): every page of the
 navigation in its order, except the Source section (source/..., the files and the API
 reference, which are reference rather than reading) and this page itself, each in a <section>
@@ -36,9 +29,13 @@ the outline made from the headings: PDF in the site's root. `mkdocs serve`, or
 UOPC_NO_PDF=1, leaves an empty file in its place. scripts/book_pdf.py builds the site once and
 states the PDF's page count, for the front page.
 
-Why a hook: mkdocs-print-site-plugin 2.9 was tried; under the offline plugin's file URLs its
-page loses every figure (23 failed requests from file://), no page can link to it in a strict
-build (it is not a page of the docs), and it keeps every tooltip.
+Why a hook: mkdocs-print-site-plugin (2.9, tried on this site in December 2026) keeps each
+page's ids as they are and renames them in the browser with a script of its own: as built, its
+page holds 1,952 ids used more than once and 334 links to anchors that do not exist, which
+scripts/check_html.py refuses; under the offline plugin's file URLs it loses every figure (23
+failed requests from file://); no page can link to it in a strict build (it is not a page of
+the docs); and it keeps every tooltip. This hook rewrites the ids when it builds, so the page
+is right without a script.
 """
 
 import html
