@@ -35,7 +35,7 @@ BLOCKS = {
     "errors": ["bad-graphs", "bad-texts", "bad-memory", "chain-times", "chain"],
     "matcher": ["patterns", "rule-counts", "compiled-neg"],
     "fold": ["fold-relu", "partial-evaluation"],
-    "order": ["order"],
+    "order": ["order", "smallest", "each-way"],
     "runtime_steps": ["steps", "cache", "failures"],
 }  # fmt: skip
 MARKS = {
