@@ -107,6 +107,7 @@ DEMOS = (
     "matcher",
     "fold",
     "order",
+    "fast_math",
     "memory",
     "c_traps",
     "integers",
@@ -116,6 +117,8 @@ DEMOS = (
 
 # What a demo reads besides its own source and the package: saved outputs, test files.
 DEMO_INPUTS = {
+    "order": ("tests/shrink.py",),
+    "fast_math": ("tests/test_pipeline.py", "tests/shrink.py"),
     "integers": ("out/tests/mutant_matrix.txt", "out/tests/counts.txt", "tests/test_pipeline.py"),
     "verification": (
         "out/tests/mutant_matrix.txt",

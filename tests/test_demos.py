@@ -36,6 +36,7 @@ BLOCKS = {
     "matcher": ["patterns", "rule-counts", "compiled-neg"],
     "fold": ["fold-relu", "partial-evaluation"],
     "order": ["order", "smallest", "each-way"],
+    "fast_math": ["first", "shrunk"],
     "runtime_steps": ["steps", "cache", "failures"],
 }  # fmt: skip
 MARKS = {
