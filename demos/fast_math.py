@@ -92,8 +92,8 @@ def show_shrunk(env, root, culprit: str) -> int:
     gc.collect()  # the shrink's candidates are gone: the loaded nodes are new, in text order
     program = loads(text)
     block("shrunk")
-    print("shrunk to the smallest program that, at the same inputs, is still nan before")
-    print("the fast rules and a finite number after them:")
+    print("shrunk until no single replacement keeps it nan before the fast rules and a finite")
+    print("number after them, at the same inputs:")
     print(text.rstrip("\n"))
     print(f"  as one line: {infix(program)}")
     for name, fast_math in (("strict rules", False), ("fast rules", True)):

@@ -184,7 +184,7 @@ def show(found, kind: str, reverse: PatternMatcher, inputs, fired=False) -> tupl
 def show_smallest(outcomes, reverse: PatternMatcher, inputs) -> None:
     """Blocks smallest and each-way: the three shrunk programs, with their sizes as numbers."""
     block("smallest")
-    print("the smallest program whose two results differ")
+    print("the smallest program that shrinking finds on which the two results differ")
     found = smallest(outcomes, "differ", reverse)
     sizes = show(found, "differ", reverse, inputs)
     state("order_smallest_seed", found[0], "the seed the smallest differing program came from")
@@ -194,7 +194,8 @@ def show_smallest(outcomes, reverse: PatternMatcher, inputs) -> None:
     state("order_smallest_reversed", sizes[2], "its nodes after, reversed order")
     block("each-way")
     for kind, key in (("default smaller", "default_wins"), ("reversed smaller", "reversed_wins")):
-        print(f"the smallest program on which the {kind.replace(' ', ' order is ')}")
+        winner = kind.replace(" ", " order is ")  # "default order is smaller"
+        print(f"the smallest program that shrinking finds on which the {winner}")
         sizes = show(smallest(outcomes, kind, reverse), kind, reverse, inputs, fired=True)
         state(f"order_{key}_nodes", sizes[0], f"nodes of the smallest program: {kind}")
         state(f"order_{key}_default", sizes[1], f"its nodes after, default order ({kind})")
