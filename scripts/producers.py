@@ -113,6 +113,7 @@ DEMOS = (
     "upat_fields",
     "fold",
     "order",
+    "fast_math",
     "memory",
     "c_traps",
     "integers",
@@ -123,6 +124,8 @@ DEMOS = (
 # What a demo reads besides its own source and the package: saved outputs, test files.
 DEMO_INPUTS = {
     "ranges_table": ("demos/walkthrough.py",),  # its TracingMatcher
+    "order": ("tests/shrink.py",),
+    "fast_math": ("tests/test_pipeline.py", "tests/shrink.py"),
     "integers": ("out/tests/mutant_matrix.txt", "out/tests/counts.txt", "tests/test_pipeline.py"),
     "verification": (
         "out/tests/mutant_matrix.txt",

@@ -38,7 +38,8 @@ BLOCKS = {
     "matcher": ["patterns", "rule-counts", "compiled-neg"],
     "upat_fields": ["upat-fields"],
     "fold": ["fold-relu", "partial-evaluation"],
-    "order": ["order"],
+    "order": ["order", "smallest", "each-way"],
+    "fast_math": ["first", "shrunk"],
     "runtime_steps": ["steps", "cache", "failures"],
 }  # fmt: skip
 MARKS = {
