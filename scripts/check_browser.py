@@ -435,9 +435,16 @@ def search(page, term: str, expected: str) -> tuple[bool, str]:
     )
     box.press_sequentially(term, delay=20)
     page.wait_for_selector(".md-search-result__item", timeout=TIMEOUT_MS)
-    links = page.eval_on_selector_all(
-        ".md-search-result__item a", "links => links.map(a => a.getAttribute('href'))"
-    )
+    # The worker answers each keystroke in turn, so the first results shown may be those of a
+    # prefix ("hash-c"): read the list until it holds still for half a second.
+    read = "links => links.map(a => a.getAttribute('href'))"
+    links, previous = None, page.eval_on_selector_all(".md-search-result__item a", read)
+    for _ in range(TIMEOUT_MS // 500):
+        page.wait_for_timeout(500)
+        links = page.eval_on_selector_all(".md-search-result__item a", read)
+        if links == previous:
+            break
+        previous = links
     found = any(expected in (link or "") for link in links)
     where = "among" if found else "NOT in"
     return found, f"{term!r}: {len(links)} results, {expected} {where} them"
