@@ -10,8 +10,9 @@ Source pages. On every build, each module of uopc/, each program of the short pa
 whole file as it is in the repository, its region marker comments included, so that its line
 numbers are the file's own; each line has the anchor `#L<number>` and its number links to it.
 `source/index.html` lists the files. The pages join the navigation after the entry
-`source/index.md` (a "Source" section at the end when the navigation has none); search leaves
-them out (the API reference, source/api.md, is the searchable view of the names).
+`source/index.md` (a "Source" section at the end when the navigation has none). Each file's
+page names the pages of the book that quote it, and search finds its text, ranked below the
+chapters (SEARCH_BOOST), so a name leads to its definition.
 
 Links. A fenced block with a title whose only line includes a listing, an excerpt
 (`--8<-- "excerpts/uopc/uop/toposort.py"`, which scripts/make_excerpts.py cut from region
@@ -55,6 +56,10 @@ LINE_SPAN = re.compile(r'<span id="__span-0-(\d+)">')
 LINE_NUMBER = re.compile(r'<span class="linenos" data-linenos="(\s*)(\d+) "></span>')
 NUMBER_LINK = r'<a class="linenos" data-linenos="\1\2 " href="#L\2"></a>'  # the number: a link
 STATE: dict = {}
+# Search finds a name where it is defined, on its file's page, but ranks the chapters first.
+SEARCH_BOOST = 0.2
+API_MODULES = "<!-- api modules: docs/hooks/source.py writes a section per module here -->"
+STUB = f"---\nsearch:\n  boost: {SEARCH_BOOST}\n---\n\n# Source\n"
 
 
 class _PrintSiteOrder(logging.Filter):
@@ -106,17 +111,20 @@ def listing_target(root: Path, target: str) -> tuple[str, str | None] | None:
     return path, region or None
 
 
-def quoted_files(root: Path, pages) -> set[str]:
-    """The source files that the pages include a listing of."""
-    found = set()
+def quotations(root: Path, pages) -> dict[str, dict[str, str]]:
+    """{source file: {page that includes a listing of it: the page's title}}, pages in order."""
+    found: dict[str, dict[str, str]] = {}
     for page in pages:
         if page.src_uri.startswith(PREFIX) or not page.abs_src_path:
             continue
-        for line in Path(page.abs_src_path).read_text(encoding="utf-8").splitlines():
+        text = Path(page.abs_src_path).read_text(encoding="utf-8")
+        title = next((line[2:].strip() for line in text.splitlines() if line.startswith("# ")),
+                     page.src_uri)  # fmt: skip
+        for line in text.splitlines():
             match = INCLUDE.fullmatch(line)
             listing = match and listing_target(root, match.group(2))
             if listing:
-                found.add(listing[0])
+                found.setdefault(listing[0], {})[page.src_uri] = title
     return found
 
 
@@ -164,18 +172,18 @@ def on_files(files, config):
         if paths:
             groups.append((label, paths))
             seen.update(paths)
-    quoted = sorted(quoted_files(root, files.documentation_pages()) - seen)
+    quoted_by = quotations(root, files.documentation_pages())
+    quoted = sorted(set(quoted_by) - seen)
     if quoted:
         groups.append((QUOTED_LABEL, quoted))
     api = files.get_file_from_path(API) is not None
-    STATE.update(root=root, groups=groups, titles={}, pages=set(), api=api)
+    STATE.update(root=root, groups=groups, titles={}, pages=set(), api=api, quoted_by=quoted_by)
     if not groups:
         return files
-    stub = "---\nsearch:\n  exclude: true\n---\n\n# Source\n"
     for uri in [INDEX] + [page_uri(s) for _, paths in groups for s in paths]:
         if files.get_file_from_path(uri) is not None:
             raise PluginError(f"docs/{uri} would hide the generated source page {uri}")
-        files.append(File.generated(config, uri, content=stub))
+        files.append(File.generated(config, uri, content=STUB))
         STATE["pages"].add(uri)
     add_to_nav(config, groups)
     return files
@@ -219,6 +227,11 @@ def source_markdown(root: Path, source: str) -> str:
             f"Its regions, the listings the book cuts from it (first, last line): {names}.",
             "",
         ]
+    up = "../" * (source.count("/") + 1)
+    quoting = STATE.get("quoted_by", {}).get(source, {})
+    if quoting:
+        pages = ", ".join(f"[{title}]({up}{uri})" for uri, title in quoting.items())
+        parts += [f"Quoted in: {pages}.", ""]
     body = "\n".join(escape_snippets(line) for line in lines)
     parts += [f'{fence}{LANGUAGES.get(path.suffix, "text")} linenums="1"', body, fence, ""]
     return "\n".join(parts)
@@ -277,10 +290,104 @@ def titled_listings(markdown: str) -> list[tuple[str, str]]:
     return found
 
 
+def module_order(root: Path) -> list[str]:
+    """The modules of uopc in the book's reading order: README.md's marked list (the one
+    tests/test_imports.py holds the imports to)."""
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    start, end = readme.find("<!-- module order -->"), readme.find("<!-- end module order -->")
+    names = re.findall(r"`(?:uopc/)?(\w+)\.py`", readme[start:end]) if 0 <= start < end else []
+    return [name for name in names if (root / "uopc" / f"{name}.py").is_file()]
+
+
+def api_modules(root: Path) -> str:
+    """A section per module for the API reference: its Source page, the chapters and
+    appendices that quote it, and its public names (mkdocstrings)."""
+    parts = []
+    for name in module_order(root):
+        source = f"uopc/{name}.py"
+        quoting = STATE.get("quoted_by", {}).get(source, {})
+        where = ", ".join(
+            f"[{t}](../{u})" for u, t in quoting.items() if not u.startswith("short/")
+        )
+        parts += [f"## `{source}`", "", f"[The whole file]({source}.md)" + (
+            f"; quoted in {where}." if where else "."), "", f"::: uopc.{name}", "    options:",
+            "      show_root_heading: false", "      heading_level: 3", ""]  # fmt: skip
+    return "\n".join(parts)
+
+
+def definition_lines(path: Path, module: str) -> dict[str, int]:
+    """{"uopc.rewrite.UPat.match": line}: where each top-level name and each class member of a
+    module is defined (mkdocstrings gives each of them a heading with that id)."""
+    found = {}
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        found.update({f"{module}.{name}": line for name, line in defined(node)})
+        for member in node.body if isinstance(node, ast.ClassDef) else []:
+            for name, line in [*defined(member), *instance_fields(member)]:
+                found.setdefault(f"{module}.{node.name}.{name}", line)
+    return found
+
+
+def instance_fields(method: ast.stmt) -> list[tuple[str, int]]:
+    """The fields a method sets on `self` (self.op = ...), with their lines."""
+    if not isinstance(method, ast.FunctionDef):
+        return []
+    return [
+        (target.attr, node.lineno)
+        for node in ast.walk(method)
+        if isinstance(node, ast.Assign | ast.AnnAssign)
+        for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
+        if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
+        and target.value.id == "self"
+    ]  # fmt: skip
+
+
+def defined(node: ast.stmt) -> list[tuple[str, int]]:
+    """The names a statement defines, with its line: a def, a class, an assignment."""
+    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        return [(node.name, node.lineno)]
+    targets = node.targets if isinstance(node, ast.Assign) else []
+    targets = [node.target] if isinstance(node, ast.AnnAssign) else targets
+    return [(t.id, node.lineno) for t in targets if isinstance(t, ast.Name)]
+
+
+API_HEADING = re.compile(
+    r'(<h[2-6] id="(uopc\.[\w.]+)" class="doc doc-heading">)(.*?)(</h[2-6]>)', re.S
+)
+
+
+def link_api_names(html_text: str, root: Path) -> str:
+    """Each name's heading on the API page gets a link to its line on its file's Source page."""
+    lines, modules = {}, {path.stem for path in (root / "uopc").glob("*.py")}
+    for path in sorted((root / "uopc").glob("*.py")):
+        module = "uopc" if path.stem == "__init__" else f"uopc.{path.stem}"
+        for name, line in definition_lines(path, module).items():
+            lines[name] = (path.relative_to(root).as_posix(), line)
+
+    by_name = {}  # a name a module imports ("uopc.UOp", "uopc.uop.ParamArg"): where it is made
+    for name, where in lines.items():
+        by_name.setdefault(name.split(".", 2)[-1], where)
+
+    def link(match: re.Match) -> str:
+        name = match.group(2)
+        parts = name.split(".")  # uopc.Ops.CONST (the package), uopc.uop.ParamArg (a module)
+        rest = ".".join(parts[2:] if parts[1] in modules else parts[1:])
+        found = lines.get(name) or by_name.get(rest)
+        if found is None:
+            return match.group(0)
+        href = f"{found[0]}.html#L{found[1]}"
+        title = f"its definition, {found[0]} line {found[1]}"
+        mark = f'<a class="api-source" href="{href}" title="{title}">source</a>'
+        return f"{match.group(1)}{match.group(3)} {mark}{match.group(4)}"
+
+    return API_HEADING.sub(link, html_text)
+
+
 def on_page_markdown(markdown, page, config, files):
     root, where = STATE["root"], page.file.src_uri
     if where == INDEX:
         return index_markdown(root, STATE["groups"])
+    if where == API:
+        markdown = markdown.replace(API_MODULES, api_modules(root))
     if where in STATE["pages"]:
         return source_markdown(root, where.removeprefix(PREFIX).removesuffix(".md"))
     links = {}
@@ -306,6 +413,8 @@ def on_page_markdown(markdown, page, config, files):
 
 def on_page_content(html_text, page, config, files):
     where = page.file.src_uri
+    if where == API:
+        return link_api_names(html_text, STATE["root"])
     if where in STATE["pages"] and where != INDEX:
         html_text = LINE_SPAN.sub(r'<span id="L\1">', html_text)
         return LINE_NUMBER.sub(NUMBER_LINK, html_text)
