@@ -278,6 +278,24 @@ def show_index_dtype(version: str) -> None:
     claim(str(default_dtype(big * 4)) == "dtypes.long", "big*4 is given 64 bits")
 
 
+def show_divisions(version: str) -> None:
+    """The two divisions chapter 11 reads in tinygrad: the split it shares with uopc, and the
+    nested division it takes further (its only condition: the second divisor positive)."""
+    from tinygrad.uop.ops import UOp, graph_rewrite
+    from tinygrad.uop.symbolic import sym
+
+    i, k = UOp.variable("i", 0, 15), UOp.variable("k", 0, 7)
+    x = UOp.variable("x", -50, 50)
+    split = graph_rewrite((i * 6 + k) // 3, sym)
+    nested = graph_rewrite((x // -2) // 3, sym)
+    block("divisions")
+    print(f"two divisions in tinygrad {version}, i in [0, 15], k in [0, 7], x in [-50, 50]")
+    print(f"(i*6+k)//3 simplifies to {split.render(simplify=False)}")
+    print(f"(x//-2)//3 simplifies to {nested.render(simplify=False)}")
+    claim(split is graph_rewrite(i * 2 + k // 3, sym), "tinygrad splits (i*6+k)//3 as uopc does")
+    claim(nested is graph_rewrite(x // -6, sym), "tinygrad folds (x//-2)//3 into x//-6")
+
+
 def show_max_nan(version: str) -> None:
     from tinygrad import Tensor
     from tinygrad.dtype import dtypes
@@ -393,6 +411,7 @@ def main() -> int:
     show_map(version)
     show_ops(version)
     show_index_dtype(version)
+    show_divisions(version)
     show_max_nan(version)
     show_stack_limit(version)
     show_compiled(version)
