@@ -73,6 +73,7 @@ def show_first(env, n: int, seed: int, root) -> str:
     before, after = evaluate(root, env), evaluate(faster, env)
     print(f"the fast layer's first counterexample: program {n} of {PROGRAMS}, seed {seed}")
     print(f"  {len(root.toposort())} nodes, inputs by slot {env}")
+    print(f"  the program: {infix(root)}")
     print(f"  with the fast rules it becomes: {infix(faster)}")
     print(f"  original: {before!r}; with the fast rules: {after!r}")
     claim(math.isnan(before) and math.isfinite(after), "the first: nan against a finite number")
