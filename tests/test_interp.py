@@ -258,7 +258,7 @@ def test_scalar_argument_that_is_not_a_constant_reads_its_entry():
     buf = builder.buffer(0, I32, 3)
     buf.store(param(1, I32, 0, 2), 9)
     data = [0, 0, 0]
-    run_call(make_call(builder.body(), [buffer(0, I32, 3), param(5, I32)]), [data, 2])
+    run_call(make_call(builder.body(), [buffer(0, I32, 3), param(5, I32, 0, 2)]), [data, 2])
     assert data == [0, 0, 9]
 
 

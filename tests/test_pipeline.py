@@ -45,6 +45,7 @@ from common import SPECIAL_FLOAT, SPECIAL_INT, gen_index_program, gen_program, r
 from shrink import shrink
 
 from uopc import BOOL, F32, I32, INT_MAX, INT_MIN, CallArg, Ops, ParamArg, UOp, runtime
+from uopc.builder import signature_call
 from uopc.fold import fold
 from uopc.interp import evaluate
 from uopc.render import PRELUDE, render
@@ -948,9 +949,8 @@ def signature(call):
 
 
 def value_call(body, dtypes, name):
-    """A CALL whose arguments only give the C signature (zero constants of the slot dtypes)."""
-    zero = {BOOL: False, I32: 0, F32: 0.0}
-    return UOp(Ops.CALL, (body, *(UOp.const(zero[d]) for d in dtypes)), CallArg(name))
+    """A CALL whose arguments only give the C signature (placeholders of the slot dtypes)."""
+    return signature_call(body, dtypes, name)
 
 
 def c_arguments(env, dtypes):

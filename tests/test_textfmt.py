@@ -11,6 +11,7 @@ import pytest
 
 from uopc import BOOL, F32, I32, INT_MAX, INT_MIN, CallArg, Ops, ParamArg, Ptr, UOp
 from uopc.builder import Builder, make_call
+from uopc.ranges import param_bounds
 from uopc.semantics import f32
 from uopc.textfmt import MAX_QUOTE, ParseError, dumps, infix, loads, shorten
 
@@ -296,13 +297,19 @@ def random_value(rng, size):
 
 
 def random_call(rng, size):
-    """A value graph called with constants or outer params (slots 3-5) as its arguments."""
+    """A value graph called with constants or outer params (slots 3-5) as its arguments, each
+    inside the range its PARAM declares (the checker refuses any other)."""
     body, params = random_value(rng, size)
-    args = [
-        UOp.const(rng.choice(SPECIAL[p.dtype])) if rng.random() < 0.5 else param(3 + k, p.dtype)
-        for k, p in enumerate(params)
-    ]
+    args = [random_argument(rng, p, 3 + k) for k, p in enumerate(params)]
     return UOp(Ops.CALL, (body, *args), CallArg(rng.choice(["f", "kernel", "relu_2"])))
+
+
+def random_argument(rng, p, outer_slot):
+    """A special constant that p accepts, or an outer param declared as p is."""
+    if rng.random() >= 0.5:
+        return param(outer_slot, p.dtype, p.arg.vmin, p.arg.vmax)
+    low, high = param_bounds(p.arg) if p.dtype is I32 else (-math.inf, math.inf)
+    return UOp.const(rng.choice([v for v in SPECIAL[p.dtype] if v != v or low <= v <= high]))
 
 
 def random_memory(rng, size):

@@ -135,6 +135,22 @@ def _walk_body(op, body) -> tuple:
     return tuple(params)
 
 
+def _check_declared_range(op, param, given) -> None:
+    """An argument that may leave the range its PARAM declares is refused: the body was
+    simplified trusting that range, so such a call would compute one value before simplify and
+    another after. The argument's own computed range (vmin, vmax) must lie inside."""
+    bounds = param.arg.vmin, param.arg.vmax
+    if bounds == (None, None):
+        return  # nothing declared (every float and bool PARAM, most i32 ones)
+    low = INT_MIN if bounds[0] is None else bounds[0]
+    high = INT_MAX if bounds[1] is None else bounds[1]
+    if not (low <= given.vmin and given.vmax <= high):
+        lo, hi = given.vmin, given.vmax
+        value = f"is {lo}" if lo == hi else f"may take values in [{lo}, {hi}]"
+        slot = param.arg.slot
+        _fail(op, f"argument {slot} {value}, beyond [{low}, {high}] declared by PARAM slot {slot}")
+
+
 def _check_call(op, src, arg):
     if not src or not isinstance(arg, CallArg):
         _fail(op, "needs a body and a CallArg")
@@ -147,6 +163,7 @@ def _check_call(op, src, arg):
         # equal dtypes mean equal shapes too: a shape is a function of the dtype
         if given.dtype != wanted:
             _fail(op, f"argument {slot} has dtype {given.dtype}, the body wants {wanted}")
+        _check_declared_range(op, param, given)
     if any(a.dtype is VOID for a in args):
         _fail(op, "an argument must have a value")
     return body.dtype
