@@ -128,6 +128,12 @@ P0 = "%0 = param : dtype=i32 slot=0\n"
 P1F = "%1 = param : dtype=f32 slot=1\n"
 HEADER_MESSAGE = "the first line must be '; uop v1' (a title may follow), got "
 
+# issue 31: p in [0, 15] called with 100; the checker refuses it where the call is built
+OUT_OF_RANGE = (
+    "%0 = param : dtype=i32 slot=0 min=0 max=15\n%1 = const : dtype=i32 value=16\n"
+    "%2 = cmplt %0, %1\n%3 = cast %2 : dtype=i32\n%4 = const : dtype=i32 value=100\n"
+    "%5 = call %3, %4 : name=f\n"
+)
 BAD = [
     # the five bad files of the book's error demo
     (P0 + "%1 = add %0, %0\n", HEADER_MESSAGE + "'%0 = param : dtype=i32 slot=0'"),
@@ -203,6 +209,7 @@ BAD = [
     (H + "%0 = buffer : dtype=f32 slot=0 size=0\n", "line 2: BUFFER: size must be positive"),
     (H + "%0 = buffer : dtype=f32 slot=0\n", "line 2: BUFFER: needs a pointer dtype"),
     (H + P0 + "%1 = call %0 : name=f\n", "line 3: CALL: PARAM slot 0 has no argument"),
+    (H + OUT_OF_RANGE, "line 7: CALL: argument 0 is 100, beyond [0, 15] declared by PARAM slot 0"),
     (H + P0 + "%1 = cast %0 : dtype=i32\n%2 = sink %1\n", "line 4: SINK: needs one or more STOREs"),
 ]
 
