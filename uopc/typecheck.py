@@ -5,7 +5,8 @@ on every new node), so it reads a would-be node's srcs through their fields and 
 a node by its op. One function per group of ops returns the would-be node's dtype or raises
 `UOpError` naming the op; `infer` dispatches through the table `_CHECKS`. Invariant: a check
 reads only the op, the srcs (nodes already checked) and the arg, and changes nothing (but a
-weak cache of call bodies that passed), so a node that fails leaves no trace.
+weak cache of call bodies that passed, and the range caches of a call's arguments, which the
+check of declared ranges reads through `vmin` and `vmax`), so a node that fails leaves no trace.
 """
 
 import weakref
