@@ -137,19 +137,20 @@ def _walk_body(op, body) -> tuple:
 
 
 def _check_declared_range(op, param, given) -> None:
-    """An argument that may leave the range its PARAM declares is refused: the body was
-    simplified trusting that range, so such a call would compute one value before simplify and
-    another after. The argument's own computed range (vmin, vmax) must lie inside."""
+    """An argument that may leave the range its PARAM declares is refused: the simplifier
+    trusts that range inside the body, so such a call would compute one value as written and
+    another once simplified. The argument's own computed range (vmin, vmax) must lie inside."""
     bounds = param.arg.vmin, param.arg.vmax
     if bounds == (None, None):
         return  # nothing declared (every float and bool PARAM, most i32 ones)
     low = INT_MIN if bounds[0] is None else bounds[0]
     high = INT_MAX if bounds[1] is None else bounds[1]
-    if not (low <= given.vmin and given.vmax <= high):
-        lo, hi = given.vmin, given.vmax
-        value = f"is {lo}" if lo == hi else f"may take values in [{lo}, {hi}]"
-        slot = param.arg.slot
-        _fail(op, f"argument {slot} {value}, beyond [{low}, {high}] declared by PARAM slot {slot}")
+    lo, hi = given.vmin, given.vmax  # fills the argument's range cache if it has none yet
+    if low <= lo and hi <= high:
+        return
+    value = f"is {lo}" if lo == hi else f"may take values in [{lo}, {hi}]"
+    slot = param.arg.slot
+    _fail(op, f"argument {slot} {value}, beyond [{low}, {high}] declared by PARAM slot {slot}")
 
 
 def _check_call(op, src, arg):
