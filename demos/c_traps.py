@@ -30,7 +30,8 @@ from pathlib import Path
 
 import z3
 
-from uopc import F32, I32, INT_MAX, INT_MIN, CallArg, Ops, ParamArg, UOp, runtime
+from uopc import F32, I32, INT_MAX, INT_MIN, Ops, ParamArg, UOp, runtime
+from uopc.builder import signature_call
 from uopc.interp import evaluate
 from uopc.ops import ALU
 from uopc.render import PRELUDE, literal, render
@@ -84,8 +85,7 @@ class Clang:
 
 def call(body: UOp, *dtypes, name: str) -> UOp:
     """A CALL of body; its arguments only give the C signature, the values come at run time."""
-    zero = {I32: 0, F32: 0.0}
-    return UOp(Ops.CALL, (body, *(UOp.const(zero[d]) for d in dtypes)), CallArg(name))
+    return signature_call(body, dtypes, name)
 
 
 def param(slot, dtype, vmin=None, vmax=None) -> UOp:

@@ -6,8 +6,8 @@ Results are checked with the interpreter in both orders against a plain Python s
 
 import pytest
 
-from uopc import F32, I32, CallArg, Ops, ParamArg, Ptr, UOp, UOpError
-from uopc.builder import Builder, Mem, make_call
+from uopc import BOOL, F32, I32, CallArg, Ops, ParamArg, Ptr, UOp, UOpError
+from uopc.builder import Builder, Mem, make_call, signature_call
 from uopc.interp import run_call
 from uopc.textfmt import dumps
 
@@ -215,3 +215,26 @@ def test_make_call():
     call = make_call(body.body(), [buffer(0, I32, 1)])
     assert call.op is Ops.CALL and call.arg == CallArg("kernel")
     assert make_call(body.body(), [buffer(0, I32, 1)], "k").arg.name == "k"
+
+
+def bounded(slot, vmin=None, vmax=None):
+    return UOp(Ops.PARAM, (), ParamArg(slot, I32, vmin, vmax))
+
+
+def test_signature_call_takes_placeholders_inside_the_declared_ranges():
+    """0 where the range allows it, else the nearer bound (issue 31: the checker refuses a call
+    whose argument may leave its PARAM's declared range, a placeholder 0 included)."""
+    body = bounded(0, 1, 10) + bounded(1, None, -5) + bounded(2, -3) + bounded(3, -3, 3)
+    flag = UOp(Ops.PARAM, (), ParamArg(4, BOOL))
+    body = flag.where(body, UOp.const(0)).cast(F32) + UOp(Ops.PARAM, (), ParamArg(5, F32))
+    call = signature_call(body, [I32, I32, I32, I32, BOOL, F32, I32], "sig")
+    assert [u.arg for u in call.src[1:]] == [1, -5, 0, 0, False, 0.0, 0]  # slot 6: no PARAM
+    assert call.arg == CallArg("sig") and call.src[0] is body
+
+
+def test_signature_call_meets_every_param_of_a_slot():
+    """Two PARAMs of one slot with different ranges: the placeholder lies in both."""
+    body = bounded(0, 2, 9) + bounded(0, 5, 20)
+    assert signature_call(body, [I32]).src[1].arg == 5
+    with pytest.raises(UOpError, match="beyond"):  # no argument fits [0, 3] and [5, 9] at once
+        signature_call(bounded(0, 0, 3) + bounded(0, 5, 9), [I32])

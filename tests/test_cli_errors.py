@@ -383,6 +383,36 @@ def test_bounds_on_a_bool_or_f32_parameter_are_refused(capsys, tmp_path, dtype):
     )
 
 
+# issue 31: p declared in [0, 15], called with 100. Before, `check` took it, `simplify` folded
+# the body to 1 trusting the range, and the interpreter gave 0 on the call as written.
+OUT_OF_RANGE_CALL = HEADER + (
+    "%0 = param : dtype=i32 slot=0 min=0 max=15\n%1 = const : dtype=i32 value=16\n"
+    "%2 = cmplt %0, %1\n%3 = cast %2 : dtype=i32\n%4 = const : dtype=i32 value=100\n"
+    "%5 = call %3, %4 : name=f\n"
+)
+
+
+@pytest.mark.parametrize(
+    "command", [["check"], ["show"], ["simplify"], ["run"], ["run", "--interp"]], ids=" ".join
+)
+def test_an_argument_outside_its_declared_range_is_one_line(capsys, tmp_path, command):
+    path = write(tmp_path, OUT_OF_RANGE_CALL)
+    assert_one_error_line(
+        in_process(capsys, command[0], path, *command[1:]),
+        f"{path}: line 7: CALL: argument 0 is 100, beyond [0, 15] declared by PARAM slot 0",
+    )
+
+
+def test_an_argument_at_its_declared_bound_is_taken(capsys, tmp_path):
+    path = write(tmp_path, OUT_OF_RANGE_CALL.replace("value=100", "value=15"))
+    for value in ("0", "15"):  # the command line's value stands in for the constant
+        assert in_process(capsys, "run", path, value, "--interp") == (0, f"f({value}) = 1\n", "")
+    assert in_process(capsys, "simplify", path)[:2] == (
+        0,
+        "; uop v1\n%0 = const : dtype=i32 value=1\n",
+    )
+
+
 def test_a_parse_error_quotes_a_bounded_prefix(capsys, tmp_path):
     line = "%0 = add " + "%1, " * 2_000_000  # 8 MB on one line
     status, out, err = in_process(capsys, "check", write(tmp_path, HEADER + line + "\n"))

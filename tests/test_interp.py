@@ -6,14 +6,19 @@ Expected values are worked out by hand from the value contract, not computed wit
 
 import ast
 import math
+import random
 from pathlib import Path
 
+import common
 import pytest
 
-from uopc import BOOL, F32, I32, INT_MAX, INT_MIN, CallArg, Ops, ParamArg, Ptr, UOp
+from uopc import BOOL, F32, I32, INT_MAX, INT_MIN, CallArg, Ops, ParamArg, Ptr, UOp, UOpError
 from uopc.builder import Builder, make_call
 from uopc.interp import evaluate, run_call
+from uopc.ranges import param_bounds
 from uopc.semantics import same
+from uopc.symbolic import simplify
+from uopc.textfmt import dumps
 
 
 def param(slot, dtype, vmin=None, vmax=None):
@@ -121,6 +126,54 @@ def test_a_bool_input_is_a_bool(value):
     with pytest.raises(TypeError, match="slot 0: a bool wants True, False, 0 or 1, got "):
         evaluate(flag, {0: value})
     assert [evaluate(flag, {0: v}) for v in (True, False, 1, 0)] == [True, False, True, False]
+
+
+# A call's arguments and the ranges its PARAMs declare (issue 31). p in [0, 15] makes p < 16
+# always true, so simplify folds the body to 1; called with 100 the interpreter gave 0.
+P_0_15 = param(0, I32, 0, 15)
+BODY_0_15 = P_0_15.lt(16).cast(I32)
+
+
+def test_the_call_that_simplify_changed_is_refused():
+    with pytest.raises(UOpError, match="^CALL: argument 0 is 100, beyond"):
+        UOp(Ops.CALL, (BODY_0_15, UOp.const(100)), CallArg("f"))
+    for value in (0, 15):  # at the bounds: built, and the same value before and after simplify
+        call = UOp(Ops.CALL, (BODY_0_15, UOp.const(value)), CallArg("f"))
+        assert evaluate(call, {}) == evaluate(simplify(call), {}) == 1
+
+
+def random_argument(r):
+    """A constant of the usual integer mix, or an outer param (slot 5) with a random range."""
+    if r.random() < 0.5:
+        value = common.rand_value(r, I32)
+        return UOp.const(value), (value, value)
+    bounds = common.random_range(r)
+    return param(5, I32, *bounds), bounds
+
+
+def test_a_call_is_refused_or_keeps_its_value_through_simplify():
+    """Random bodies with a declared i32 range, called with constants or outer params: a call
+    is built exactly when the argument's range lies inside the declared one, and then evaluate
+    gives the same value before and after simplify (which trusts the declared range)."""
+    r, built, refused = random.Random(3100), 0, 0
+    for _ in range(300):
+        body, params = common.gen_program(r, ranges=True)
+        declared = [param_bounds(p.arg) for p in params if p.arg.slot == 0]
+        low, high = declared[0] if declared else (INT_MIN, INT_MAX)
+        argument, (lo, hi) = random_argument(r)
+        others = [UOp.const(common.rand_value(r, dtype)) for dtype in (F32, BOOL)]
+        try:
+            call = UOp(Ops.CALL, (body, argument, *others), CallArg("f"))
+        except UOpError as error:
+            assert not low <= lo <= hi <= high, error
+            assert f"beyond [{low}, {high}] declared by PARAM slot 0" in str(error)
+            refused += 1
+            continue
+        assert low <= lo <= hi <= high, f"built with an argument in [{lo}, {hi}]"
+        env = {5: r.randint(lo, hi)}  # the outer param's value, inside its own range
+        assert same(evaluate(call, env), evaluate(simplify(call), env)), dumps(call)
+        built += 1
+    assert built > 100 and refused > 50, (built, refused)
 
 
 @pytest.fixture(scope="module")
@@ -260,7 +313,7 @@ def test_scalar_argument_that_is_not_a_constant_reads_its_entry():
     buf = builder.buffer(0, I32, 3)
     buf.store(param(1, I32, 0, 2), 9)
     data = [0, 0, 0]
-    run_call(make_call(builder.body(), [buffer(0, I32, 3), param(5, I32)]), [data, 2])
+    run_call(make_call(builder.body(), [buffer(0, I32, 3), param(5, I32, 0, 2)]), [data, 2])
     assert data == [0, 0, 9]
 
 

@@ -45,8 +45,10 @@ from common import SPECIAL_FLOAT, SPECIAL_INT, gen_index_program, gen_program, r
 from shrink import shrink
 
 from uopc import BOOL, F32, I32, INT_MAX, INT_MIN, CallArg, Ops, ParamArg, UOp, runtime
+from uopc.builder import signature_call
 from uopc.fold import fold
 from uopc.interp import evaluate
+from uopc.ranges import param_bounds
 from uopc.render import PRELUDE, render
 from uopc.rewrite import graph_rewrite
 from uopc.semantics import eval_op, f32, same
@@ -786,12 +788,32 @@ def call_arguments(r, root):
         p = params.get(slot, UOp(Ops.PARAM, (), ParamArg(slot, dtype)))
         choice = r.randrange(3)
         if choice == 0:
-            arguments.append(UOp.const(common.rand_value(r, dtype)))
+            arguments.append(UOp.const(inside(p, common.rand_value(r, dtype))))
         elif choice == 1:
             arguments.append(p)
         else:
-            arguments.append(SMALL_EXPRESSIONS[dtype](p))
+            arguments.append(small_expression(p))
     return arguments
+
+
+def inside(p, value):
+    """value, moved to the nearer bound if it lies outside p's declared range: the checker
+    refuses a call whose argument may leave the range its PARAM declares."""
+    if p.dtype is not I32:
+        return value
+    low, high = param_bounds(p.arg)
+    return min(max(value, low), high)
+
+
+def small_expression(p):
+    """p + 3 (or its f32 and bool kin); for an i32 p whose declared range p + 3 may leave,
+    max(p - 3, low), which stays inside [low, high]."""
+    expression = SMALL_EXPRESSIONS[p.dtype](p)
+    if p.dtype is I32:
+        low, high = param_bounds(p.arg)
+        if not (low <= expression.vmin and expression.vmax <= high):
+            expression = (p - 3).max(low)
+    return expression
 
 
 def round_trip_problem(u):
@@ -957,9 +979,8 @@ def signature(call):
 
 
 def value_call(body, dtypes, name):
-    """A CALL whose arguments only give the C signature (zero constants of the slot dtypes)."""
-    zero = {BOOL: False, I32: 0, F32: 0.0}
-    return UOp(Ops.CALL, (body, *(UOp.const(zero[d]) for d in dtypes)), CallArg(name))
+    """A CALL whose arguments only give the C signature (placeholders of the slot dtypes)."""
+    return signature_call(body, dtypes, name)
 
 
 def c_arguments(env, dtypes):

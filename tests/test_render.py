@@ -16,6 +16,7 @@ import pytest
 from common import buffer, load, ptr_param, store
 
 from uopc import BOOL, F32, I32, INT_MAX, INT_MIN, CallArg, Ops, ParamArg, Ptr, UOp, runtime
+from uopc.builder import signature_call
 from uopc.interp import evaluate
 from uopc.render import PRELUDE, literal, render
 from uopc.semantics import eval_op, f32, f32_bits, same
@@ -31,8 +32,9 @@ def param(slot, dtype, vmin=None, vmax=None):
 
 
 def value_call(body, *arg_dtypes, name="f"):
-    """A CALL of body with one constant argument per scalar parameter (values come at run time)."""
-    return UOp(Ops.CALL, (body, *(UOp.const(ZERO[d]) for d in arg_dtypes)), CallArg(name))
+    """A CALL of body with one placeholder argument per scalar parameter (values come at run
+    time)."""
+    return signature_call(body, arg_dtypes, name)
 
 
 def function_lines(call):

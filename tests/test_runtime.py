@@ -32,6 +32,7 @@ from uopc import (
     UOpError,
     runtime,
 )
+from uopc.builder import signature_call
 from uopc.interp import evaluate
 from uopc.runtime import CTYPE, Buffer, Program, compile_c, execute
 from uopc.semantics import f32, same
@@ -62,8 +63,7 @@ def add_call():
 
 
 def scalar_call(body, *dtypes, name="f"):
-    zero = {BOOL: False, I32: 0, F32: 0.0}
-    return UOp(Ops.CALL, (body, *(UOp.const(zero[d]) for d in dtypes)), CallArg(name))
+    return signature_call(body, dtypes, name)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -36,7 +36,7 @@ import counting
 import pytest
 
 from uopc import BOOL, F32, I32, INT_MAX, INT_MIN, VOID, CallArg, Ops, ParamArg, Ptr, UOp, runtime
-from uopc.builder import Builder, make_call
+from uopc.builder import Builder, make_call, signature_call
 from uopc.interp import run_call
 from uopc.render import PRELUDE, render
 from uopc.symbolic import simplify
@@ -267,7 +267,7 @@ def require_clean(harness: Harness, outcome: Outcome) -> int:
 
 def value_call(body: UOp, name: str) -> UOp:
     """A call over the three parameters of gen_program; values come from the harness."""
-    return UOp(Ops.CALL, (body, *(UOp.const(ZERO[d]) for d in (I32, F32, BOOL))), CallArg(name))
+    return signature_call(body, (I32, F32, BOOL), name)
 
 
 def value_units(seed: int) -> list[Unit]:

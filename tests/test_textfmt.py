@@ -11,6 +11,7 @@ import pytest
 
 from uopc import BOOL, F32, I32, INT_MAX, INT_MIN, CallArg, Ops, ParamArg, Ptr, UOp
 from uopc.builder import Builder, make_call
+from uopc.ranges import param_bounds
 from uopc.semantics import f32
 from uopc.textfmt import MAX_QUOTE, ParseError, dumps, infix, loads, shorten
 
@@ -127,6 +128,12 @@ P0 = "%0 = param : dtype=i32 slot=0\n"
 P1F = "%1 = param : dtype=f32 slot=1\n"
 HEADER_MESSAGE = "the first line must be '; uop v1' (a title may follow), got "
 
+# issue 31: p in [0, 15] called with 100; the checker refuses it where the call is built
+OUT_OF_RANGE = (
+    "%0 = param : dtype=i32 slot=0 min=0 max=15\n%1 = const : dtype=i32 value=16\n"
+    "%2 = cmplt %0, %1\n%3 = cast %2 : dtype=i32\n%4 = const : dtype=i32 value=100\n"
+    "%5 = call %3, %4 : name=f\n"
+)
 BAD = [
     # the five bad files of the book's error demo
     (P0 + "%1 = add %0, %0\n", HEADER_MESSAGE + "'%0 = param : dtype=i32 slot=0'"),
@@ -202,6 +209,7 @@ BAD = [
     (H + "%0 = buffer : dtype=f32 slot=0 size=0\n", "line 2: BUFFER: size must be positive"),
     (H + "%0 = buffer : dtype=f32 slot=0\n", "line 2: BUFFER: needs a pointer dtype"),
     (H + P0 + "%1 = call %0 : name=f\n", "line 3: CALL: PARAM slot 0 has no argument"),
+    (H + OUT_OF_RANGE, "line 7: CALL: argument 0 is 100, beyond [0, 15] declared by PARAM slot 0"),
     (H + P0 + "%1 = cast %0 : dtype=i32\n%2 = sink %1\n", "line 4: SINK: needs one or more STOREs"),
 ]
 
@@ -296,13 +304,19 @@ def random_value(rng, size):
 
 
 def random_call(rng, size):
-    """A value graph called with constants or outer params (slots 3-5) as its arguments."""
+    """A value graph called with constants or outer params (slots 3-5) as its arguments, each
+    inside the range its PARAM declares (the checker refuses any other)."""
     body, params = random_value(rng, size)
-    args = [
-        UOp.const(rng.choice(SPECIAL[p.dtype])) if rng.random() < 0.5 else param(3 + k, p.dtype)
-        for k, p in enumerate(params)
-    ]
+    args = [random_argument(rng, p, 3 + k) for k, p in enumerate(params)]
     return UOp(Ops.CALL, (body, *args), CallArg(rng.choice(["f", "kernel", "relu_2"])))
+
+
+def random_argument(rng, p, outer_slot):
+    """A special constant that p accepts, or an outer param declared as p is."""
+    if rng.random() >= 0.5:
+        return param(outer_slot, p.dtype, p.arg.vmin, p.arg.vmax)
+    low, high = param_bounds(p.arg) if p.dtype is I32 else (-math.inf, math.inf)
+    return UOp.const(rng.choice([v for v in SPECIAL[p.dtype] if v != v or low <= v <= high]))
 
 
 def random_memory(rng, size):

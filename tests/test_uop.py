@@ -86,6 +86,12 @@ BODY_PARAM_THEN_BUFFER = I.cast(F32) + load(BUF8, C0)  # a PARAM before the BUFF
 P0_4 = param(0, Ptr(F32, 4))
 PTR_BODY = UOp.sink(store(P0_4, C0, C1F))
 SINK_CALL = UOp(Ops.CALL, (PTR_BODY, UOp(Ops.BUFFER, (), ParamArg(0, Ptr(F32, 4)))), CallArg("k"))
+# a call's arguments against the range its PARAM declares (issue 31): p in [0, 15], and a body
+# that simplify folds to 1 trusting that range (p < 16 is always true there)
+P_0_15 = param(0, I32, 0, 15)
+BODY_0_15 = P_0_15.lt(16).cast(I32)
+OUTER_10_20 = param(6, I32, 10, 20)  # overlaps [0, 15] but may leave it
+LOWER_ONLY = param(0, I32, -3)  # [-3, INT_MAX]
 # two scratch arrays in slot 5 (different sizes, so two nodes): one C name for both
 SCRATCH_4 = UOp(Ops.ALLOC, (), ParamArg(5, Ptr(I32, 4)))
 TWO_ALLOCS_ONE_SLOT = UOp.sink(store(SCRATCH, C0, C3), store(SCRATCH_4, C0, C3))
@@ -459,6 +465,20 @@ ERRORS = [
     (Ops.CALL, (PTR_BODY, C1F), CALL_F,
      "CALL: argument 0 has dtype f32, the body wants ptr<f32,4>"),
     (Ops.CALL, (BODY_I, P4), CALL_F, "CALL: argument 0 has dtype ptr<f32,4>, the body wants i32"),
+    (Ops.CALL, (BODY_0_15, F), CALL_F, "CALL: argument 0 has dtype f32, the body wants i32"),
+    (Ops.CALL, (BODY_0_15, UOp.const(100)), CALL_F,
+     "CALL: argument 0 is 100, beyond [0, 15] declared by PARAM slot 0"),
+    (Ops.CALL, (BODY_0_15, UOp.const(-1)), CALL_F,
+     "CALL: argument 0 is -1, beyond [0, 15] declared by PARAM slot 0"),
+    (Ops.CALL, (BODY_0_15, OUTER_10_20), CALL_F,
+     "CALL: argument 0 may take values in [10, 20], beyond [0, 15] declared by PARAM slot 0"),
+    (Ops.CALL, (BODY_0_15, OUTER_10_20 + 1), CALL_F,
+     "CALL: argument 0 may take values in [11, 21], beyond [0, 15] declared by PARAM slot 0"),
+    (Ops.CALL, (BODY_0_15, I), CALL_F,
+     f"CALL: argument 0 may take values in [{INT_MIN}, {INT_MAX}], beyond [0, 15] declared by "
+     "PARAM slot 0"),
+    (Ops.CALL, (LOWER_ONLY + 1, UOp.const(-4)), CALL_F,
+     f"CALL: argument 0 is -4, beyond [-3, {INT_MAX}] declared by PARAM slot 0"),
     (Ops.CALL, (BODY_I, C3, ST), CallArg("f"), "CALL: an argument must have a value"),
     (Ops.CALL, (BODY_I, C3, SNK), CallArg("f"), "CALL: an argument must have a value"),
     (Ops.CALL, (TWO_ALLOCS_ONE_SLOT,), CallArg("f"), "CALL: two ALLOCs use slot 5"),
@@ -572,6 +592,33 @@ def test_failed_construction_creates_no_node(op, srcs, arg, message):
         UOp(op, srcs, arg)
     assert live_count() == size, info  # measured while the traceback is still alive
     assert fresh_const().id == first + 1  # and no id was spent
+
+
+# Arguments whose range lies inside [0, 15]: the bounds themselves, an outer param declared
+# with the same or a narrower range, an expression whose computed range stays inside.
+INSIDE_0_15 = {
+    "lower bound": lambda: UOp.const(0),
+    "upper bound": lambda: UOp.const(15),
+    "same range": lambda: param(6, I32, 0, 15),
+    "narrower range": lambda: param(6, I32, 3, 4),
+    "expression": lambda: (OUTER_10_20 - 5).max(0),  # [5, 15]
+    "the PARAM itself": lambda: P_0_15,
+}
+
+
+@pytest.mark.parametrize("make", INSIDE_0_15.values(), ids=INSIDE_0_15.keys())
+def test_an_argument_inside_the_declared_range_is_taken(make):
+    argument = make()
+    call = UOp(Ops.CALL, (BODY_0_15, argument), CALL_F)
+    assert call.src[1] is argument and 0 <= argument.vmin <= argument.vmax <= 15
+
+
+def test_a_range_is_checked_only_where_one_is_declared():
+    """An i32 PARAM without bounds, and every f32 and bool PARAM, takes any argument."""
+    body = I.cast(F32) + F + B.cast(F32)
+    wide = [UOp.const(INT_MIN), UOp.const(math.nan), UOp.const(True)]
+    assert UOp(Ops.CALL, (body, *wide), CALL_F).dtype is F32
+    assert UOp(Ops.CALL, (LOWER_ONLY + 1, UOp.const(INT_MAX)), CALL_F).dtype is I32
 
 
 UNHASHABLE_SCRIPT = """

@@ -8,8 +8,9 @@ every access is ordered after the accesses it must follow, whatever the element 
 A buffer that is never written gets no AFTER at all, so equal loads of it are one node.
 """
 
-from .dtypes import Ptr
+from .dtypes import BOOL, F32, I32, INT_MAX, INT_MIN, Ptr
 from .ops import Ops
+from .ranges import param_bounds
 from .uop import CallArg, ParamArg, UOp
 
 
@@ -77,3 +78,31 @@ def make_call(body: UOp, args, name: str = "kernel") -> UOp:
 
 
 # --8<-- [end:builder]
+
+
+# The zero of each scalar dtype: a placeholder argument where the range allows it.
+ZERO = {BOOL: False, I32: 0, F32: 0.0}
+
+
+def placeholders(body: UOp, dtypes) -> list[UOp]:
+    """For each slot s, a constant of dtypes[s] that the body's PARAMs of slot s accept: 0 if
+    their declared ranges allow it, else the nearest bound. (The checker refuses an argument
+    that may leave a declared range, so a zero does not do for a PARAM declared [1, 10].)"""
+    bounds = {}  # slot -> (low, high), the ranges of every PARAM of that slot at once
+    for u in body.toposort():
+        if u.op is Ops.PARAM and u.dtype is I32:
+            low, high = bounds.get(u.arg.slot, (INT_MIN, INT_MAX))
+            declared = param_bounds(u.arg)
+            bounds[u.arg.slot] = max(low, declared[0]), min(high, declared[1])
+    args = []
+    for slot, dtype in enumerate(dtypes):
+        low, high = bounds.get(slot, (INT_MIN, INT_MAX))
+        args.append(UOp.const(min(max(0, low), high) if dtype is I32 else ZERO[dtype]))
+    return args
+
+
+def signature_call(body: UOp, dtypes, name: str = "f") -> UOp:
+    """A CALL of body made only for its C signature, the values coming at run time: argument s
+    is a placeholder constant of dtypes[s]. The one helper for every such call (tests, demos,
+    the generators' compiled runs)."""
+    return UOp(Ops.CALL, (body, *placeholders(body, dtypes)), CallArg(name))

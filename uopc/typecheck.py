@@ -5,7 +5,8 @@ on every new node), so it reads a would-be node's srcs through their fields and 
 a node by its op. One function per group of ops returns the would-be node's dtype or raises
 `UOpError` naming the op; `infer` dispatches through the table `_CHECKS`. Invariant: a check
 reads only the op, the srcs (nodes already checked) and the arg, and changes nothing (but a
-weak cache of call bodies that passed), so a node that fails leaves no trace.
+weak cache of call bodies that passed, and the range caches of a call's arguments, which the
+check of declared ranges reads through `vmin` and `vmax`), so a node that fails leaves no trace.
 """
 
 import weakref
@@ -135,6 +136,23 @@ def _walk_body(op, body) -> tuple:
     return tuple(params)
 
 
+def _check_declared_range(op, param, given) -> None:
+    """An argument that may leave the range its PARAM declares is refused: the simplifier
+    trusts that range inside the body, so such a call would compute one value as written and
+    another once simplified. The argument's own computed range (vmin, vmax) must lie inside."""
+    bounds = param.arg.vmin, param.arg.vmax
+    if bounds == (None, None):
+        return  # nothing declared (every float and bool PARAM, most i32 ones)
+    low = INT_MIN if bounds[0] is None else bounds[0]
+    high = INT_MAX if bounds[1] is None else bounds[1]
+    lo, hi = given.vmin, given.vmax  # fills the argument's range cache if it has none yet
+    if low <= lo and hi <= high:
+        return
+    value = f"is {lo}" if lo == hi else f"may take values in [{lo}, {hi}]"
+    slot = param.arg.slot
+    _fail(op, f"argument {slot} {value}, beyond [{low}, {high}] declared by PARAM slot {slot}")
+
+
 def _check_call(op, src, arg):
     if not src or not isinstance(arg, CallArg):
         _fail(op, "needs a body and a CallArg")
@@ -147,6 +165,7 @@ def _check_call(op, src, arg):
         # equal dtypes mean equal shapes too: a shape is a function of the dtype
         if given.dtype != wanted:
             _fail(op, f"argument {slot} has dtype {given.dtype}, the body wants {wanted}")
+        _check_declared_range(op, param, given)
     if any(a.dtype is VOID for a in args):
         _fail(op, "an argument must have a value")
     return body.dtype

@@ -12,6 +12,7 @@ import math
 
 from common import SPECIAL_INT, param
 from uopc import F32, I32, INT_MAX, INT_MIN, UOp
+from uopc.builder import signature_call
 from uopc.interp import evaluate
 from uopc.render import literal, render
 from uopc.runtime import Program
@@ -31,7 +32,7 @@ def ex_12_1():
         ("no ranges", plain_x // plain_y, "floordiv_i32(p0, p1)"),
         ("x in [0,100], y in [1,10]", ranged_x // ranged_y, "p0 / p1"),
     ):
-        call = call_of(body, [zero, zero], "div")
+        call = signature_call(body, [I32, I32], "div")  # the values come at run time
         (statement,) = function_lines(render(call), "div")[1:2]
         check(statement == f"  int32_t v0 = {wanted};", f"{name}: {statement}")
         compiled = Program(call)
