@@ -72,6 +72,8 @@ def _forget(bucket: dict, ref: _Ref) -> None:
     """Called when a node is freed: its entry goes at once, and with it the table's hold on
     the key (for most nodes, the node's own src tuple). Under the table's lock (below), so that
     another thread cannot enter a newer node with that key between the test and the delete."""
+    if TABLE_LOCK is None:  # Python is shutting down and has already cleared this module
+        return
     with TABLE_LOCK:
         if bucket.get(ref.key) is ref:  # not replaced since by a newer node with that key
             del bucket[ref.key]
