@@ -13,10 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from uopc import speed
-
 # tests/ on the path so that every test file can `import common` and `import counting`
 sys.path.insert(0, str(Path(__file__).parent))
+
+import own_tree  # noqa: E402  (beside this file)
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def pytest_addoption(parser):
@@ -30,6 +32,15 @@ def pytest_addoption(parser):
 
 
 def pytest_configure(config):
+    # The suite tests this tree's uopc (tests/own_tree.py), and so do the programs it starts:
+    # they import the folder this process imports, first on their PYTHONPATH.
+    said = own_tree.problem(ROOT, own_tree.uopc_folder(), os.environ.get(own_tree.TESTED_COPY, ""))
+    if said:
+        pytest.exit(said, returncode=2)
+    first = str(own_tree.uopc_folder().parent)
+    path = os.environ.get("PYTHONPATH", "")
+    if path.split(os.pathsep)[0] != first:
+        os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [first, path]))
     if config.getoption("--full"):
         os.environ["UOPC_FULL"] = "1"
     for marker in (
@@ -78,6 +89,8 @@ def pytest_generate_tests(metafunc):
 def speed_mode(request, monkeypatch):
     """'overlay' (the default) or 'plain': the plain code alone, for this test only. A plain
     run records no count or number, so the counts the book states are the overlay run's."""
+    from uopc import speed  # here, not at the top: the check above comes first
+
     mode = getattr(request, "param", "overlay")
     if mode == "plain":
         monkeypatch.delenv("UOPC_COUNTS", raising=False)
