@@ -49,6 +49,7 @@ def pytest_configure(config):
         "needs_z3: uses the z3 solver",
         "slow: takes more than a few seconds even at quick sizes",
         "mutation: runs planted bugs (opt-in: select with -m mutation)",
+        "full_only(why): runs with --full only; why says where the quick run's check is",
     ):
         config.addinivalue_line("markers", marker)
 
@@ -66,6 +67,9 @@ def pytest_collection_modifyitems(config, items):
         config.hook.pytest_deselected(items=[i for i in items if "mutation" in i.keywords])
         items[:] = kept
     for item in items:
+        only_full = item.get_closest_marker("full_only")
+        if only_full and os.environ.get("UOPC_FULL") != "1":
+            item.add_marker(pytest.mark.skip(reason=f"--full only: {only_full.args[0]}"))
         # Without clang a quick run skips (and says so); a full run lets the test fail.
         missing_clang = shutil.which("clang") is None
         if "needs_clang" in item.keywords and missing_clang and os.environ.get("UOPC_FULL") != "1":
