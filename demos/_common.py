@@ -27,6 +27,10 @@ if importlib.util.find_spec("uopc") is None:  # a plain clone without the editab
 if str(ROOT / "tests") not in sys.path:  # tests/common.py, the shared generators and helpers
     sys.path.append(str(ROOT / "tests"))
 
+from own_tree import require_own_uopc  # noqa: E402  (tests/own_tree.py)
+
+require_own_uopc(ROOT)  # this tree's uopc, or one line saying how to get it
+
 from common import param  # noqa: E402  (found through the path set above)
 from counting import state  # noqa: E402  (the numbers the book quotes, see tests/counting.py)
 

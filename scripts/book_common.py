@@ -14,6 +14,7 @@ Nothing here runs a program; it only names the conventions (docs/CONTRIBUTING.md
 import contextlib
 import fnmatch
 import hashlib
+import importlib.util
 import io
 import json
 import os
@@ -38,6 +39,16 @@ NUMBERS_STAMP = "_output"
 MACHINE_MARK = "(this machine)"
 HEADER = re.compile(r"# sources: ([0-9a-f]{12})\n")
 HASH_LENGTH = 12
+
+
+def require_own_uopc() -> None:
+    """Stop the script in one line unless the `uopc` it would import is this tree's own
+    (tests/own_tree.py, loaded by its path: scripts/ does not put tests/ on sys.path)."""
+    spec = importlib.util.spec_from_file_location("own_tree", ROOT / "tests" / "own_tree.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    module.require_own_uopc(ROOT)
+
 
 # The folders whose files may carry listing regions (start and end marker comments).
 REGION_DIRS = ("uopc", "tests", "demos", "code", "scripts")

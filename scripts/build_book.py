@@ -32,7 +32,14 @@ import tempfile
 import time
 from pathlib import Path
 
-from book_common import ROOT, read_header, sources_hash, stamp_problem, write_atomic
+from book_common import (
+    ROOT,
+    read_header,
+    require_own_uopc,
+    sources_hash,
+    stamp_problem,
+    write_atomic,
+)
 from producers import MANIFEST, PRODUCERS, Producer
 
 
@@ -142,6 +149,7 @@ def main(argv=None) -> int:
     parser.add_argument("--only", nargs="+", help="only these programs (forced)")
     parser.add_argument("--deterministic-into", type=Path, help="the same-bytes outputs, into DIR")
     options = parser.parse_args(argv)
+    require_own_uopc()  # every program below imports the uopc this one would
     started = float(os.environ.get("RUN_ALL_STARTED") or time.time())
     python = os.environ.get("PYTHON") or sys.executable
     out = slow_out = ROOT / "out"

@@ -48,6 +48,7 @@ from book_common import (
     NumberLineError,
     header,
     parse_number_line,
+    require_own_uopc,
     write_atomic,
 )
 
@@ -217,6 +218,7 @@ def main(argv=None) -> int:
     args, command = parser.parse_args(argv[:split]), argv[split + 1 :]
     if not command:
         parser.error("no command given (put it after --)")
+    require_own_uopc()  # the program it runs imports the uopc this one would
     name = f"{args.kind}/{args.stem}"
     signal.signal(signal.SIGTERM, _stop)
     started = time.monotonic()

@@ -110,13 +110,20 @@ if ! "$py" -c "$check_requirements" >/dev/null 2>&1 || ! "$py" -m ruff --version
 fi
 
 # uopc in editable mode, checked from / so that this folder's uopc/ is not found through the cwd.
+# An install that another checkout made is left where it is: moving it would make that
+# checkout's scripts import this one's code. This checkout's programs then stop with a line
+# saying how to run them here (tests/own_tree.py); PYTHONPATH=<this checkout> does it.
 if [[ ! -d uopc ]]; then
     say "no uopc/ folder yet: skipping its editable install"
 else
     where=$(cd / && "$py" -c 'import os, uopc; print(os.path.realpath(os.path.dirname(uopc.__file__)))' 2>/dev/null || true)
-    if [[ $where != "$repo/uopc" ]]; then
+    if [[ -z $where ]]; then
         say "installing uopc (editable, from $repo)"
         "$py" -m pip install -q --no-deps -e .
+    elif [[ $where != "$repo/uopc" ]]; then
+        say "uopc is installed from $where, not from this checkout; left as it is."
+        say "run this checkout's code with PYTHONPATH=$repo (or move the install here:"
+        say "    $py -m pip install --no-deps -e $repo)"
     fi
 fi
 

@@ -13,10 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from uopc import speed
-
 # tests/ on the path so that every test file can `import common` and `import counting`
 sys.path.insert(0, str(Path(__file__).parent))
+
+import own_tree  # noqa: E402  (beside this file)
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def pytest_addoption(parser):
@@ -30,6 +32,15 @@ def pytest_addoption(parser):
 
 
 def pytest_configure(config):
+    # The suite tests this tree's uopc (tests/own_tree.py), and so do the programs it starts:
+    # they import the folder this process imports, first on their PYTHONPATH.
+    said = own_tree.problem(ROOT, own_tree.uopc_folder(), os.environ.get(own_tree.TESTED_COPY, ""))
+    if said:
+        pytest.exit(said, returncode=2)
+    first = str(own_tree.uopc_folder().parent)
+    path = os.environ.get("PYTHONPATH", "")
+    if path.split(os.pathsep)[0] != first:
+        os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [first, path]))
     if config.getoption("--full"):
         os.environ["UOPC_FULL"] = "1"
     for marker in (
@@ -38,6 +49,7 @@ def pytest_configure(config):
         "needs_z3: uses the z3 solver",
         "slow: takes more than a few seconds even at quick sizes",
         "mutation: runs planted bugs (opt-in: select with -m mutation)",
+        "full_only(why): runs with --full only; why says where the quick run's check is",
     ):
         config.addinivalue_line("markers", marker)
 
@@ -55,6 +67,9 @@ def pytest_collection_modifyitems(config, items):
         config.hook.pytest_deselected(items=[i for i in items if "mutation" in i.keywords])
         items[:] = kept
     for item in items:
+        only_full = item.get_closest_marker("full_only")
+        if only_full and os.environ.get("UOPC_FULL") != "1":
+            item.add_marker(pytest.mark.skip(reason=f"--full only: {only_full.args[0]}"))
         # Without clang a quick run skips (and says so); a full run lets the test fail.
         missing_clang = shutil.which("clang") is None
         if "needs_clang" in item.keywords and missing_clang and os.environ.get("UOPC_FULL") != "1":
@@ -78,6 +93,8 @@ def pytest_generate_tests(metafunc):
 def speed_mode(request, monkeypatch):
     """'overlay' (the default) or 'plain': the plain code alone, for this test only. A plain
     run records no count or number, so the counts the book states are the overlay run's."""
+    from uopc import speed  # here, not at the top: the check above comes first
+
     mode = getattr(request, "param", "overlay")
     if mode == "plain":
         monkeypatch.delenv("UOPC_COUNTS", raising=False)

@@ -445,6 +445,7 @@ def child_env(copy_root: Path, full: bool, extra: dict | None = None) -> dict:
     env = dict(os.environ)
     env.pop("UOPC_COUNTS", None)  # a planted-bug run must not add to the suite's counts
     env["PYTHONPATH"] = os.pathsep.join([str(copy_root), str(TESTS)])
+    env["UOPC_TESTED_COPY"] = str(copy_root / "uopc")  # on purpose: tests/own_tree.py allows it
     env["UOPC_CACHE"] = shared_cache()
     env["UOPC_FULL"] = "1" if full else "0"
     env["PYTHONDONTWRITEBYTECODE"] = "1"

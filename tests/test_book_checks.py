@@ -75,6 +75,10 @@ SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><rect widt
 @pytest.fixture
 def book(tmp_path) -> Path:
     """A tree laid out like the repository, small enough to build in a second."""
+    return make_book(tmp_path)
+
+
+def make_book(tmp_path: Path) -> Path:
     write(
         tmp_path / "uopc" / "mod.py",
         """\
@@ -846,46 +850,6 @@ def test_html_check_catches(tmp_path, fault, expected):
     assert done.returncode == 1 and expected in done.stdout, done.stdout
 
 
-@pytest.mark.slow
-@pytest.mark.skipif(shutil.which("chromium") is None, reason="no chromium (scripts/setup.sh)")
-def test_browser_check_passes_then_counts_an_external_script(book):
-    site_project(book)
-    assert build(book).returncode == 0
-    site = book / "site"
-    # the small book has no appendix F and no PDF (build() does not print one): the glossary
-    # checks and the printed PDF's are left out, and said to be
-    skip = ("--skip", "glossary", "--skip", "printed")
-    done = run(SCRIPTS / "check_browser.py", site, "--shots", book / "shots", *skip)
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert "5 skipped (--skip)" in done.stdout, done.stdout
-    assert (book / "shots" / "step-dark.png").exists()
-    plant(site / "short" / "one.html", "</head>", '<script src="https://cdn.example.com/x.js">'
-          "</script></head>")  # fmt: skip
-    done = run(SCRIPTS / "check_browser.py", site, "--shots", book / "shots", *skip)
-    assert done.returncode == 1, done.stdout
-    assert "FAIL no request to another host" in done.stdout, done.stdout
-    assert "to 1 URLs https://cdn.example.com/x.js" in done.stdout, done.stdout
-
-
-@pytest.mark.slow
-@pytest.mark.skipif(shutil.which("chromium") is None, reason="no chromium (scripts/setup.sh)")
-def test_browser_check_catches_a_rooted_404_and_a_caret_left_in_prose(book):
-    site_project(book)
-    page = book / "docs" / "short" / "one.md"
-    plant(page, "## The output", "It doubles 2^3 times, then 2^5^ times.\n\n## The output")
-    assert build(book).returncode == 0
-    site = book / "site"
-    html = (site / "short" / "one.html").read_text(encoding="utf-8")
-    assert "2<sup>3</sup>" in html and "2<sup>5</sup>" in html  # the hook closed the first
-    plant(site / "short" / "one.html", "</article>", "<p>then 2^4 again</p></article>")
-    plant(site / "404.html", "</head>", '<link rel="stylesheet" href="/assets/gone.css"></head>')
-    done = run(SCRIPTS / "check_browser.py", site, "--shots", book / "shots")
-    assert done.returncode == 1, done.stdout
-    assert "FAIL 404.html is styled from file://: 1 links from the server's root" in done.stdout
-    assert "FAIL powers are superscripts: short/one.html: 2^4" in done.stdout, done.stdout
-    assert (book / "shots" / "404-390-dark.png").exists()
-
-
 # ---------------------------------------------------------------------------------------------
 # What the build makes beside the pages: the Source pages with listing titles linked to their
 # lines (docs/hooks/source.py), the one-page edition (docs/hooks/onepage.py), figures that open
@@ -932,50 +896,96 @@ def test_html_check_reads_a_source_page_s_code_as_the_file_s_text(tmp_path):
     assert done.returncode == 1 and "source/x.py.html:2: leftover" in done.stdout, done.stdout
 
 
-@pytest.mark.slow
-@pytest.mark.skipif(shutil.which("chromium") is None, reason="no chromium (scripts/setup.sh)")
-def test_browser_check_catches_a_figure_that_does_not_open_a_wrong_line_and_a_lost_page(book):
-    site_project(book)
-    write(book / "out" / "figures" / "wide.svg", WIDE_SVG)
-    plant(book / "docs" / "short" / "one.md", "![a figure]", f"{WIDE_FIGURE}\n\n![a figure]")
-    assert build(book).returncode == 0
-    site = book / "site"
-    page = site / "short" / "one.html"
-    plant(page, 'class="glightbox"', 'class="not-a-lightbox"')  # the first figure
-    plant(page, "mod.py.html#L2", "mod.py.html#L4")  # a title links to the wrong line
-    text = (site / "book.html").read_text(encoding="utf-8")
-    start = text.index('<section class="onepage-page" id="short-one">')
-    end = text.index("</section>", start) + len("</section>")
-    (site / "book.html").write_text(text[:start] + text[end:], encoding="utf-8")
-    done = run(SCRIPTS / "check_browser.py", site, "--shots", book / "shots")
-    assert done.returncode == 1, done.stdout
-    assert "wide.svg on short/one.html at 1280 px: not in a link that opens it" in done.stdout
-    assert "'uopc/mod.py: double': line L4 is not the listing's first" in done.stdout
-    assert "FAIL the one-page edition loads with its contents: pages missing ['short-one']" in (
-        done.stdout
-    ), done.stdout
-    assert (book / "shots" / "figure-390.png").exists(), done.stdout  # graph.svg, opened
-
-
-@pytest.mark.slow
-@pytest.mark.skipif(shutil.which("chromium") is None, reason="no chromium (scripts/setup.sh)")
-def test_browser_check_catches_a_figure_shrunk_to_the_window(book):
-    """GLightbox alone fits a figure to the window: at 390 px the 12-unit text of a figure
-    drawn 800 units wide comes out near 6 px. The style that shows it at its own size is
-    what the check holds to."""
-    site_project(book)
-    write(book / "out" / "figures" / "wide.svg", WIDE_SVG)
-    plant(book / "docs" / "short" / "one.md", "![a figure]", f"{WIDE_FIGURE}\n\n![a figure]")
-    assert build(book).returncode == 0
-    site = book / "site"
-    (site / "stylesheets" / "generated.css").write_text("", encoding="utf-8")
-    done = run(SCRIPTS / "check_browser.py", site, "--shots", book / "shots")
-    assert done.returncode == 1, done.stdout
-    assert re.search(r"wide.svg on short/one.html at 390 px: shown \d+ of 1067 px", done.stdout)
-
-
 WIDE_FIGURE = "![a wide figure](../figures/wide.svg)"
 WIDE_SVG = (
     '<svg xmlns="http://www.w3.org/2000/svg" width="800pt" height="60pt" viewBox="0 0 800 60">'
     '<text x="10" y="30" font-size="12.00" fill="#1a237e">a label of twelve units</text></svg>\n'
 )
+
+
+# ---------------------------------------------------------------------------------------------
+# The browser check: one small book built once, then two runs of the checker, one browser each:
+# the clean site passes, and a copy with one planted fault per check fails each of those checks
+# ---------------------------------------------------------------------------------------------
+
+# the small book has no appendix F and no printed PDF (build() leaves it out): said, not passed
+BROWSER_SKIP = ("--skip", "glossary", "--skip", "printed")
+# the checks a planted fault cannot reach, left out of the run on the faulty copy (the clean
+# run has them all): search and the copy button wait for the page, and would only pass again
+FAULT_RUN_SKIP = (*BROWSER_SKIP, "--skip", "search", "--skip", "copy", "--skip", "palette")
+
+
+@pytest.fixture(scope="module")
+def browser_book(tmp_path_factory) -> Path:
+    """The small book with a wide figure before the narrow one and two powers in its prose,
+    built once for the browser checks of this module (each copies what it changes)."""
+    if shutil.which("chromium") is None:
+        pytest.skip("no chromium (scripts/setup.sh)")
+    book = site_project(make_book(tmp_path_factory.mktemp("browser")))
+    write(book / "out" / "figures" / "wide.svg", WIDE_SVG)
+    page = book / "docs" / "short" / "one.md"
+    plant(page, "![a figure]", f"{WIDE_FIGURE}\n\n![a figure]")
+    plant(page, "## The output", "It doubles 2^3 times, then 2^5^ times.\n\n## The output")
+    done = build(book)
+    assert done.returncode == 0, done.stderr
+    return book
+
+
+def check_browser(site: Path, shots: Path, *skip: str) -> subprocess.CompletedProcess:
+    return run(SCRIPTS / "check_browser.py", site, "--shots", shots, *skip)
+
+
+@pytest.mark.slow
+def test_browser_check_passes_on_the_small_book(browser_book, tmp_path):
+    html = (browser_book / "site" / "short" / "one.html").read_text(encoding="utf-8")
+    assert "2<sup>3</sup>" in html and "2<sup>5</sup>" in html  # the hook closed the first
+    done = check_browser(browser_book / "site", tmp_path / "shots", *BROWSER_SKIP)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "5 skipped (--skip)" in done.stdout, done.stdout
+    assert (tmp_path / "shots" / "step-dark.png").exists()
+
+
+# the link that opens the narrow figure, graph.svg (the wide one, before it, stays a lightbox)
+GRAPH_LINK = (
+    'class="glightbox" data-type="image" data-width="auto" data-height="auto" '
+    'href="../figures/graph.svg"'
+)
+BROWSER_FAULTS = [  # (file of the site, text, its replacement): one fault for each check below
+    ("short/one.html", "</head>", '<script src="https://cdn.example.com/x.js"></script></head>'),
+    ("short/one.html", "</article>", "<p>then 2^4 again</p></article>"),
+    ("404.html", "</head>", '<link rel="stylesheet" href="/assets/gone.css"></head>'),
+    ("short/one.html", GRAPH_LINK, GRAPH_LINK.replace("glightbox", "not-a-lightbox", 1)),
+    ("short/one.html", "mod.py.html#L2", "mod.py.html#L4"),  # a title links to the wrong line
+]
+BROWSER_FAILURES = [  # what the run on the faulty copy must say, in the order of the faults
+    "FAIL no request to another host",
+    "to 1 URLs https://cdn.example.com/x.js",
+    "FAIL powers are superscripts: short/one.html: 2^4",
+    "FAIL 404.html is styled from file://: 1 links from the server's root",
+    "graph.svg on short/one.html at 1280 px: not in a link that opens it",
+    "'uopc/mod.py: double': line L4 is not the listing's first",
+    "FAIL the one-page edition loads with its contents: pages missing ['short-one']",
+]
+
+
+@pytest.mark.slow
+def test_browser_check_catches_each_planted_fault(browser_book, tmp_path):
+    """One fault per check, all in one copy of the site and one run: each check fails on its
+    own fault, by name. Besides BROWSER_FAULTS, the one-page edition loses a page and the
+    figures lose the style that shows them at their own size (GLightbox alone fits a figure to
+    the window: at 390 px the 12-unit text of a figure 800 units wide comes out near 6 px)."""
+    site = Path(shutil.copytree(browser_book / "site", tmp_path / "site"))
+    for name, old, new in BROWSER_FAULTS:
+        plant(site / name, old, new)
+    text = (site / "book.html").read_text(encoding="utf-8")
+    start = text.index('<section class="onepage-page" id="short-one">')
+    end = text.index("</section>", start) + len("</section>")
+    (site / "book.html").write_text(text[:start] + text[end:], encoding="utf-8")
+    (site / "stylesheets" / "generated.css").write_text("", encoding="utf-8")
+    done = check_browser(site, tmp_path / "shots", *FAULT_RUN_SKIP)
+    assert done.returncode == 1, done.stdout + done.stderr
+    for expected in BROWSER_FAILURES:
+        assert expected in done.stdout, f"{expected!r} not in:\n{done.stdout}"
+    assert re.search(r"wide.svg on short/one.html at 390 px: shown \d+ of 1067 px", done.stdout)
+    assert (tmp_path / "shots" / "404-390-dark.png").exists(), done.stdout
+    assert (tmp_path / "shots" / "figure-390.png").exists(), done.stdout  # wide.svg, opened

@@ -46,7 +46,8 @@ MARKS = {
     "run_demos": [pytest.mark.needs_clang],
     "walkthrough": [pytest.mark.needs_clang],
     "runtime_steps": [pytest.mark.needs_clang],
-    "errors": [pytest.mark.slow],  # a chain of 400,001 nodes: about 20 s
+    # a chain of 400,001 nodes: about 20 s; .ci/run's check_stale.py runs it and compares
+    "errors": [pytest.mark.slow, pytest.mark.full_only("check_stale.py reruns demos/errors")],
 }
 SECOND_RUN_ONLY_WHEN_FULL = {"errors"}  # its deterministic lines are few; its run is long
 DEMOS = [pytest.param(stem, marks=MARKS.get(stem, [])) for stem in BLOCKS]

@@ -10,6 +10,7 @@ import math
 import signal
 
 import pytest
+from counting import size
 
 from uopc import BOOL, F32, I32, INT_MAX, INT_MIN, Ops, ParamArg, UOp
 from uopc.fold import fold
@@ -252,13 +253,19 @@ def test_simplify_is_idempotent_on_examples():
         assert simplify(once) is once
 
 
+# quick: the smallest round length whose sum 1 + 2 + ... + n wraps past INT_MAX
+LONG_CHAIN = size(70_000, 200_000)
+
+
 def test_long_chain_of_additions():
     chain = x
-    for step in range(1, 200_001):
+    for step in range(1, LONG_CHAIN + 1):
         chain = chain + step
-    assert len(chain.toposort()) == 400_001
+    assert len(chain.toposort()) == 2 * LONG_CHAIN + 1
     result = simplify(chain)
-    assert result is x + (-1474736480)
+    total = LONG_CHAIN * (LONG_CHAIN + 1) // 2
+    assert total > INT_MAX  # so that the folded constant wraps
+    assert result is x + ((total - INT_MIN) % 2**32 + INT_MIN)  # -1474736480 at 200,000
 
 
 def test_fast_constant_keeps_float32():

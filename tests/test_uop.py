@@ -17,6 +17,7 @@ import sys
 import weakref
 
 import pytest
+from counting import size
 
 from uopc import speed, typecheck
 from uopc.dtypes import BOOL, F32, I32, INT_MAX, INT_MIN, VOID, Ptr
@@ -1188,19 +1189,23 @@ def test_a_node_over_a_wrapping_src_is_not_safe(label, build, x):
 # ---------------------------------------------------------------------------------------------
 
 
-def test_chain_of_200000_adds():
+CHAIN = size(20_000, 200_000)  # additions: far more than Python's recursion limit either way
+
+
+def test_chain_of_many_adds():
     limit = sys.getrecursionlimit()
-    assert limit < 100_000  # so that a recursive walk would fail here
+    assert limit < CHAIN // 4  # so that a recursive walk would fail here
     x = param(0, I32, 0, 10)
     node = x
-    for k in range(1, 200_001):  # constants -1, 2, -3, 4, ...: all distinct, sums stay small
+    for k in range(1, CHAIN + 1):  # constants -1, 2, -3, 4, ...: all distinct, sums stay small
         node = node + UOp.const(k if k % 2 == 0 else -k)
     order = node.toposort()
-    assert len(order) == 400_001
+    assert len(order) == 2 * CHAIN + 1
     assert order[0] is x and order[-1] is node and order[2].op is Ops.ADD
-    assert (node.vmin, node.vmax, node.safe) == (100_000, 100_010, True)
-    middle = order[200_000]  # x, c1, add1, c2, add2, ...: the 100,000th add
-    assert (middle.vmin, middle.vmax, middle.safe) == (50_000, 50_010, True)
+    half = CHAIN // 2  # each pair of constants adds 1
+    assert (node.vmin, node.vmax, node.safe) == (half, half + 10, True)
+    middle = order[CHAIN]  # x, c1, add1, c2, add2, ...: the add half way
+    assert (middle.vmin, middle.vmax, middle.safe) == (half // 2, half // 2 + 10, True)
     assert sys.getrecursionlimit() == limit
     del order, node, middle
     gc.collect()

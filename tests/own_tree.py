@@ -1,0 +1,56 @@
+"""Each checkout runs its own code: the `uopc` a program imports must be the one of its tree.
+
+    from own_tree import require_own_uopc
+    require_own_uopc(ROOT)          # before the first `import uopc`
+
+Two checkouts of the project on one machine share one editable install, which points at
+whichever checkout ran `pip install -e` last. A program of the other checkout, started as a
+script (`python demos/x.py`, `python scripts/build_book.py`, a bare `pytest`), would import that
+checkout's compiler without a word, and its outputs would describe code that is not the one
+beside them. The build, the tests and the demos call `require_own_uopc` first: it finds where
+`uopc` would be imported from, without importing it, and stops in one line that names both
+folders and the fix when that is not the tree's own `uopc/`.
+
+`PYTHONPATH=TREE` is the fix, and it is how a run picks its tree on purpose. The one other
+accepted case is a copy tested on purpose: the planted-bug harness (tests/mutants.py) runs the
+suite against a changed copy of the package, and names that copy in UOPC_TESTED_COPY.
+"""
+
+import importlib.util
+import os
+import sys
+from pathlib import Path
+
+TESTED_COPY = "UOPC_TESTED_COPY"  # the environment variable naming a copy tested on purpose
+
+
+def uopc_folder() -> Path | None:
+    """The folder `import uopc` would load, or None when there is none (nothing imported)."""
+    module = sys.modules.get("uopc")
+    if module is not None and getattr(module, "__file__", None):
+        return Path(module.__file__).resolve().parent
+    spec = importlib.util.find_spec("uopc")
+    if spec is None or spec.origin is None:
+        return None
+    return Path(spec.origin).resolve().parent
+
+
+def problem(root: Path, found: Path | None, tested_copy: str = "") -> str | None:
+    """Why `found` is not the uopc a program of `root` may run (one line), or None."""
+    own = Path(root).resolve() / "uopc"
+    allowed = [own] + ([Path(tested_copy).resolve()] if tested_copy else [])
+    if found is not None and found in allowed:
+        return None
+    where = f"from {found}" if found is not None else "from nowhere (it is not on the path)"
+    return (
+        f"uopc would be imported {where}, not from this checkout's {own}: "
+        f"run with PYTHONPATH={own.parent} (or make this checkout the installed one: "
+        f"pip install -e {own.parent})"
+    )
+
+
+def require_own_uopc(root: Path) -> None:
+    """Stop the program (status 1, one line on stderr) unless it imports root/uopc."""
+    said = problem(root, uopc_folder(), os.environ.get(TESTED_COPY, ""))
+    if said:
+        sys.exit(f"{Path(sys.argv[0]).name or 'python'}: {said}")
