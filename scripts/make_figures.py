@@ -34,7 +34,7 @@ dark one, so no text stands on the page. A graph has a transparent background; i
 filled with a light colour and lettered in a dark one, an edge label stands on a light card of
 its own, and its edges are a middle grey. A plot stands whole on a light card (CARD), its text
 dark (INK), its axes and grid a middle grey, its lines and bars mid-tone colours.
-scripts/figure_contrast.py measures every text against what is behind it, on both palettes
+scripts/figure_checks.py measures every text against what is behind it, on both palettes
 (tests/test_figures.py runs it); scripts/check_browser.py screenshots both.
 """
 
@@ -72,7 +72,7 @@ LEFTOVER = re.compile(r"\..+\..+\.part")  # book_common.write_atomic's temporary
 # reaches 4.0:1), so no text of a figure stands on the page: it stands on a light fill of the
 # figure's own (a node, a card behind an edge label, a plot's whole card) and is dark.
 CARD = "#f5f6fa"
-INK = "#3f4461"  # 8.8:1 on CARD (scripts/figure_contrast.py checks every figure)
+INK = "#3f4461"  # 8.8:1 on CARD (scripts/figure_checks.py checks every figure)
 
 # ---------------------------------------------------------------------------------------------
 # The graphs
@@ -121,6 +121,11 @@ def memory_dot(root: UOp) -> str:
     """to_dot with each label led by the node's number in the text format (%k, toposort order)
     and the ordering edges of an AFTER drawn thick, dashed and orange, apart from data edges."""
     source = re.sub(r'(?m)^  n(\d+) \[label="', lambda m: f"{m[0]}%{m[1]}  ", to_dot(root))
+    # the type on a line of its own: "%0  param 1:\nptr<f32,2>", narrow enough for a phone
+    source = re.sub(r'(?m)^(  n\d+ \[label="[^"]*?\S) (\S+)"', r'\1\\n\2"', source)
+    # a leaf's number too: an ellipse widens with its longest line
+    source = re.sub(r'(?m)^(  n\d+ \[label="%\d+)  (.*shape=ellipse)', r"\1\\n\2", source)
+    source = source.replace("  edge [", '  node [margin="0.05,0.03"];\n  edge [', 1)  # snug
     if not ORDER_EDGE.search(source):
         raise SystemExit("make_figures: to_dot no longer marks ordering edges as expected")
     orange = '[style=dashed, arrowhead=empty, color="#e8710a", penwidth=2.2]'
@@ -143,12 +148,15 @@ def tree_dot(root: UOp) -> str:
     """The graph as a tree: one drawn node per use of a node, as if nothing were shared.
     Nodes are numbered in the order of a left-to-right walk, without recursion."""
     head = to_dot(root).splitlines()[:4]  # the same graph, node and edge styles as to_dot
+    head.append("  graph [rankdir=LR, ranksep=0.2];")  # leaves on the left: 4 columns fit a
+    # phone, 6 leaves side by side do not
     lines, edges, stack, count = [], [], [(root, None)], 0
     while stack:
         node, user = stack.pop()
         k, count = count, count + 1
         shape = ", shape=ellipse" if node.op in LEAVES else ""
-        lines.append(f'  t{k} [label="{dot_label(node)}"{shape}];')
+        label = dot_label(node).replace(": ", ":\\n")  # "param 0:" over "f32": narrow
+        lines.append(f'  t{k} [label="{label}"{shape}];')
         if user is not None:
             edges.append(f"  t{k} -> t{user};")
         stack.extend((s, k) for s in reversed(node.src))
@@ -156,15 +164,17 @@ def tree_dot(root: UOp) -> str:
 
 
 def ranges_dot(root: UOp) -> str:
-    """to_dot with each integer node's range and safe flag as a second line of its label."""
+    """to_dot with each integer node's range and safe flag under its label; a param's declared
+    range on a line of its own (narrow enough for a phone)."""
     nodes = root.toposort()
 
     def label(match: re.Match) -> str:
         u = nodes[int(match[1])]
-        note = f"[{u.vmin}, {u.vmax}]" + ("" if u.safe else " unsafe")
-        return f'{match[0][:-1]}\\n{note}"'
+        note = f"[{u.vmin}, {u.vmax}]" + ("" if u.safe else "\\nunsafe")
+        text = match[2].replace(" [", "\\n[")  # "param 0: i32" over its declared range
+        return f'  n{match[1]} [label="{text}\\n{note}"'
 
-    return re.sub(r'(?m)^  n(\d+) \[label="[^"]*"', label, to_dot(root))
+    return re.sub(r'(?m)^  n(\d+) \[label="([^"]*)"', label, to_dot(root))
 
 
 # Chapter 11's number line: d = i*4 + j cut into blocks of 4, with d//4 and d%4 under each
@@ -180,13 +190,13 @@ def split_line() -> str:
     d = i * 4 + j
     envs = [{0: a, 1: b} for a in range(len(BLOCK_TINTS)) for b in range(4)]
 
-    def cell(text, fill, span=1, width=30):
+    def cell(text, fill, span=1, width=26):  # 12 cells and the titles fit a phone
         size = f'width="{width * span}" height="26" fixedsize="true"'
         colour = f' bgcolor="{fill}"' if fill else ""  # no fill: the page's own colour
         return f'<td{colour} colspan="{span}" {size}>{text}</td>'
 
     def row(label, cells):
-        return f"<tr>{cell(label, '#f5f5f5', width=100)}{''.join(cells)}</tr>"
+        return f"<tr>{cell(label, '#f5f5f5', width=86)}{''.join(cells)}</tr>"
 
     tint = [BLOCK_TINTS[env[0]] for env in envs]
     top = [cell(evaluate(d, env), fill) for env, fill in zip(envs, tint, strict=True)]
@@ -260,18 +270,19 @@ ENGINE_MOVES = (
     ("FIRST_VISIT", "final", "in final\\nalready", "if node in final: continue", False),
     ("FIRST_VISIT", "SRCS_DONE", "pushed back,\\nsources\\non top",
      "stack.append((node, SRCS_DONE, None))", False),
-    ("FIRST_VISIT", "FIRST_VISIT", "each unfinished\\nsource",
+    ("FIRST_VISIT", "FIRST_VISIT", "each\\nunfinished\\nsource",
      "stack.extend([(src, FIRST_VISIT, None) for src in reversed(unfinished)])", True),
-    ("FIRST_VISIT", "SRCS_DONE", "a leaf, or no\\nunfinished source", "if unfinished:", False),
-    ("SRCS_DONE", "final", "rebuilt met\\nbefore", "final[node] = final[rebuilt] continue", False),
-    ("SRCS_DONE", "final", "no rule fires:\\nrebuilt is final",
+    ("FIRST_VISIT", "SRCS_DONE", "a leaf, or\\nno unfinished\\nsource", "if unfinished:", False),
+    ("SRCS_DONE", "final", "rebuilt\\nmet\\nbefore",
+     "final[node] = final[rebuilt] continue", False),
+    ("SRCS_DONE", "final", "no rule\\nfires:\\nrebuilt\\nis final",
      "final[node] = final[rebuilt] = rebuilt", False),
     ("SRCS_DONE", "REPLACEMENT_DONE", "a rule fires:\\nreminder\\npushed",
      "stack.append((node, REPLACEMENT_DONE, (rebuilt, replacement)))", False),
     ("SRCS_DONE", "FIRST_VISIT", "the\\nreplacement",
      "stack.append((replacement, FIRST_VISIT, None))", True),
-    ("SRCS_DONE", "limit", "steps > limit", "raise RewriteLimit", False),
-    ("REPLACEMENT_DONE", "final", "the replacement's\\nfinal form",
+    ("SRCS_DONE", "limit", "steps >\\nlimit", "raise RewriteLimit", False),
+    ("REPLACEMENT_DONE", "final", "the\\nreplacement's\\nfinal form",
      "final[node] = final[rebuilt] = final[replacement]", False),
 )  # fmt: skip
 ENDS = {"final": "final\\nnode finished", "limit": "RewriteLimit\\nraised"}
@@ -280,7 +291,7 @@ END_FILL = "#e0f2f1"  # a light tint apart from the states': dark text reads on 
 
 def backed(label: str) -> str:
     """An edge label on a light card of its own: on the dark page, as on the white one, its dark
-    letters stand on a light colour (scripts/figure_contrast.py measures them against it)."""
+    letters stand on a light colour (scripts/figure_checks.py measures them against it)."""
     lines = "<br/>".join(html.escape(line) for line in label.split("\\n"))
     table = f'<table border="0" cellborder="0" cellpadding="1" bgcolor="{CARD}">'
     return f"<{table}<tr><td>{lines}</td></tr></table>>"
@@ -493,6 +504,7 @@ GRAPHS = {
 # to_dot's header lines, restyled for both palettes (see the docstring)
 PALETTE = [
     ("bgcolor=white", "bgcolor=transparent"),
+    ("nodesep=0.3", "nodesep=0.15"),  # nodes close together: narrow enough for a phone
     (
         "style=rounded,",
         'style="rounded,filled", fillcolor="#e8eaf6", color="#5c6bc0", fontcolor="#1a1c2e",',
@@ -675,6 +687,7 @@ def read_data(path: Path) -> dict:
     return data
 
 
+PLOT_WIDTH = 4.4  # inches: matplotlib's 10 pt text is 12 px when fitted to a 390 px phone
 GREY = "#8a8fa8"  # lines, axes and edges: a mid-tone seen on the white page and the dark one
 
 
@@ -705,7 +718,8 @@ def setup_matplotlib():
 
 
 def svg_text(plt, figure) -> str:
-    figure.tight_layout()
+    if figure.get_layout_engine() is None:  # a figure may bring its own (the matrix)
+        figure.tight_layout()
     buffer = io.StringIO()
     figure.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None})
     plt.close(figure)
@@ -713,7 +727,7 @@ def svg_text(plt, figure) -> str:
 
 
 def plot_compile_times(plt, times: dict) -> str:
-    figure, axes = plt.subplots(figsize=(6.0, 3.6))
+    figure, axes = plt.subplots(figsize=(PLOT_WIDTH, 3.6))
     for level, marker in zip(LEVELS, "osD", strict=True):
         axes.plot(times["statements"], times[level], marker=marker, label=f"-{level}")
     axes.set_xscale("log")
@@ -722,7 +736,7 @@ def plot_compile_times(plt, times: dict) -> str:
     axes.minorticks_off()
     axes.set_xlabel("statements in the C function")
     axes.set_ylabel("cpu seconds to compile")
-    axes.set_title("clang compile time (median of 3, start-up included)")
+    axes.set_title("clang compile time\n(median of 3, start-up included)")
     axes.grid(True, which="major", color=GREY, alpha=0.3)
     axes.legend(frameon=False)
     return svg_text(plt, figure)
@@ -733,7 +747,7 @@ def ns_text(value: float) -> str:
 
 
 def plot_relu_ns(plt, relu_ns: dict) -> str:
-    figure, axes = plt.subplots(figsize=(6.0, 3.0))
+    figure, axes = plt.subplots(figsize=(PLOT_WIDTH, 3.0))
     labels = list(WAYS.values())
     values = [float(relu_ns[way]) for way in WAYS]
     bars = axes.barh(labels, values, color=["#4c72b0", "#dd8452", "#55a868"])
@@ -782,13 +796,23 @@ def read_matrix(path: Path) -> tuple[list[str], dict[str, str], list[tuple[str, 
     return letters, names, rows
 
 
+MATRIX_WIDTH, MATRIX_TEXT = 5.6, 11.5  # inches, points: at 390 px wide the text is 11 px
+
+
 def plot_mutant_matrix(plt, path: Path) -> str:
     """Chapter 15's heat map: one row per planted bug, one column per test layer, a filled
-    square where the layer caught the bug; a bug's only catch is drawn in another colour."""
+    square where the layer caught the bug; a bug's only catch is drawn in another colour.
+    Narrow enough for a phone: the columns by letter, their names in the key below."""
+    letters, names, rows = read_matrix(path)
+    with plt.rc_context({"font.size": MATRIX_TEXT}):
+        return draw_matrix(plt, letters, names, rows)
+
+
+def draw_matrix(plt, letters, names, rows) -> str:
     from matplotlib.patches import Rectangle
 
-    letters, names, rows = read_matrix(path)
-    figure, axes = plt.subplots(figsize=(7.2, 1.6 + 0.19 * len(rows)))
+    height = 2.8 + 0.22 * len(rows)
+    figure, axes = plt.subplots(figsize=(MATRIX_WIDTH, height), layout="constrained")
     for y, (_, marks) in enumerate(rows):
         alone = sum(marks) == 1
         for x, caught in enumerate(marks):
@@ -799,24 +823,22 @@ def plot_mutant_matrix(plt, path: Path) -> str:
             axes.add_patch(square)
     book = sum(letter in "ABCDEFGHIJKL" for letter in letters)
     axes.axvline(book, color=GREY, linewidth=1.2, linestyle="--")
-    for x in range(len(letters)):  # each column's catches, under it
+    for x in range(len(letters)):  # each column's catches, under it, upright to fit its width
         total = sum(marks[x] for _, marks in rows)
-        axes.text(x + 0.5, len(rows) + 0.7, str(total), ha="center", va="center", fontsize=7)
+        axes.text(x + 0.5, len(rows) + 0.3, str(total), ha="center", va="top", rotation=90)
     axes.set_xlim(0, len(letters))
-    axes.set_ylim(len(rows) + 1.2, 0)  # the first bug on top, as in the printed matrix
+    axes.set_ylim(len(rows) + 1.6, 0)  # the first bug on top, as in the printed matrix
     axes.set_xticks([x + 0.5 for x in range(len(letters))])
-    axes.set_xticklabels([f"{c} {names[c]}" for c in letters], rotation=60, ha="left")
+    axes.set_xticklabels(letters)
     axes.xaxis.tick_top()
     axes.set_yticks([y + 0.5 for y in range(len(rows))])
-    axes.set_yticklabels([name for name, _ in rows], fontsize=7)
-    axes.tick_params(length=0)
+    axes.set_yticklabels([name for name, _ in rows])
+    axes.tick_params(length=0, pad=2)
     for side in axes.spines.values():
         side.set_visible(False)
-    axes.set_xlabel(
-        f"under each column: the bugs it caught\nleft of the dashed line the book's layers,"
-        f" right of it ours\n{ALONE_WORDS}",
-        fontsize=8,
-    )
+    key = ", ".join(f"{c} {names[c]}" for c in letters)
+    words = f"{key}. Under each column: the bugs it caught; left of the dashed line the book's"
+    figure.supxlabel(textwrap.fill(f"{words} layers, right of it ours; {ALONE_WORDS}", 58))
     return svg_text(plt, figure)
 
 

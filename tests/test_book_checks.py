@@ -64,7 +64,10 @@ PAGE = """\
     python demo.py
     ```
 
-    ![a figure](../figures/graph.svg)
+    <figure markdown="span">
+      ![a figure, its alt text with a bracket: out[0]](../figures/graph.svg)
+      <figcaption>What the figure says.</figcaption>
+    </figure>
     """
 
 
@@ -121,6 +124,9 @@ LINT_FAULTS = [  # (what, text to replace in the page, replacement, expected in 
     ("no title", 'python title="uopc/mod.py: double"', "python", 'needs title="..."'),
     ("value in a code span", "{{ n.lines }} lines", "`16777220.0` lines", "16777220.0 is typed"),
     ("list in a code span", "{{ n.lines }} lines", "`[10.0, 40.0]` lines", "10.0 is typed"),
+    ("no caption", "<figcaption>What the figure says.</figcaption>", "", "without a <figcaption>"),
+    ("empty caption", "What the figure says.", " ", "without a <figcaption>"),
+    ("no <figure>", '<figure markdown="span">', "", "without a <figcaption>"),
 ]
 
 

@@ -259,13 +259,13 @@ def test_write_all_removes_leftovers_and_leaves_unchanged_figures_alone(tmp_path
 
 
 # ---------------------------------------------------------------------------------------------
-# Contrast: every text at WCAG AA against what is behind it (scripts/figure_contrast.py)
+# Contrast: every text at WCAG AA against what is behind it (scripts/figure_checks.py)
 # ---------------------------------------------------------------------------------------------
 
 
 def load_contrast():
     spec = importlib.util.spec_from_file_location(
-        "figure_contrast", SCRIPT.with_name("figure_contrast.py")
+        "figure_checks", SCRIPT.with_name("figure_checks.py")
     )
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -317,3 +317,20 @@ def test_contrast_check_reads_a_plots_glyphs_and_its_card():
     ]
     found = check.problems(PLOT_LABEL.format(card="fill: #3f4461"), backgrounds)
     assert found == ["'10': #8a8fa8 on #3f4461 (figure) is 2.97:1"]
+
+
+@needs_dot
+@pytest.mark.parametrize("name", [*GRAPHS, *PLOTS, PIPELINE, MATRIX, TINYGRAD_MAP])
+def test_every_figure_fitted_to_a_phone_shows_text_at_least_11_px(two_runs, name):
+    check = load_contrast()
+    px = check.text_px((two_runs[0] / name).read_text(encoding="utf-8"))
+    assert px is not None and px >= check.MIN_TEXT_PX, f"{name}: {px:.1f} px at 390 px"
+
+
+def test_phone_size_check_fails_on_the_old_wide_pipeline():
+    """The pipeline drawn in a row, 942 pt wide, its 12 pt text fitted to 390 px: 5 px."""
+    check = load_contrast()
+    wide = '<svg width="942pt" viewBox="0.00 0.00 942.00 135.00"><g class="graph" '
+    wide += 'transform="scale(1 1)"><text font-size="12.00">1 build the graph</text></g></svg>'
+    assert round(check.text_px(wide), 1) == 5.0 < check.MIN_TEXT_PX
+    assert round(check.text_px(wide, window=1280), 1) == 16.0  # at its own size on a desktop

@@ -1,14 +1,21 @@
-"""Every text of every figure against what lies behind it, at WCAG AA contrast (4.5:1).
+"""Every figure readable: its text at WCAG AA contrast, and large enough on a phone.
 
-    python scripts/figure_contrast.py [DIR]      (default: out/figures; exits 1 on a failure)
+    python scripts/figure_checks.py [DIR]      (default: out/figures; exits 1 on a failure)
 
-A figure is shown as an <img> on the light page and on the dark one, so the page's CSS cannot
-recolour it: a text that stands on nothing of the figure's own must read on both page colours,
-white and the dark palette's background (read from mkdocs-material's own stylesheet). A text
-drawn on a filled shape (a graph node, a table cell, an edge label's or a plot's backing) is
-measured against that fill only: the last opaque shape drawn before the text whose box holds the
-text's anchor. Both kinds of SVG the book makes are read: Graphviz's <text> elements and
-matplotlib's text drawn as glyph paths (a group per text, its fill in a style).
+Size. A figure opened full size (mkdocs-glightbox, docs/stylesheets/generated.css) is shown at
+its own size, or fitted to the width of a window narrower than that, never panned sideways; so
+on a phone PHONE_PX wide its smallest text must still be MIN_TEXT_PX high. A figure's smallest
+text and width are read from the SVG (Graphviz's font sizes, under its own scale; matplotlib's
+glyphs, drawn at a hundredth of their size and scaled up) in its own units, points.
+scripts/check_browser.py measures the same on the opened figure in Chromium.
+
+Contrast (4.5:1). A figure is shown as an <img> on the light page and on the dark one, so the
+page's CSS cannot recolour it: a text that stands on nothing of the figure's own must read on
+both page colours, white and the dark palette's background (read from mkdocs-material's own
+stylesheet). A text drawn on a filled shape (a graph node, a table cell, an edge label's or a
+plot's card) is measured against that fill only: the last opaque shape drawn before the text
+whose box holds the text's anchor. Both kinds of SVG the book makes are read: Graphviz's <text>
+elements and matplotlib's text drawn as glyph paths (a group per text, its fill in a style).
 """
 
 import re
@@ -26,6 +33,33 @@ SLATE_BG = re.compile(
     r"--md-default-bg-color:hsla\(var\(--md-hue\),\s*([\d.]+)%,\s*([\d.]+)%,\s*1\)"
 )
 HUE = re.compile(r"--md-hue:([\d.]+)deg")
+
+
+PHONE_PX = 390  # the narrow width the site is checked at (scripts/check_browser.py)
+MIN_TEXT_PX = 11  # the smallest text an opened figure may show there
+PX_PER_PT = 4 / 3  # an SVG's width in pt is shown at 96 px per inch
+FONT_SIZE = re.compile(r'font-size[=:]\s*"?([\d.]+)')
+GLYPH_SCALE = re.compile(r"scale\(([\d.]+) -\1\)")
+GRAPH_SCALE = re.compile(r'class="graph" transform="scale\(([\d.]+)')  # Graphviz's own scale
+VIEW_WIDTH = re.compile(r'viewBox="[-\d.]+ [-\d.]+ ([\d.]+) [\d.]+"')
+
+
+def smallest_text(svg: str) -> tuple[float, float]:
+    """A figure's smallest text and its width, both in the figure's own units (0 when it has
+    no text or no viewBox)."""
+    scale = float(GRAPH_SCALE.search(svg).group(1)) if GRAPH_SCALE.search(svg) else 1.0
+    sizes = [scale * float(size) for size in FONT_SIZE.findall(svg)]
+    sizes += [100 * float(size) for size in GLYPH_SCALE.findall(svg)]
+    view = VIEW_WIDTH.search(svg)
+    return min(sizes, default=0.0), float(view.group(1)) if view else 0.0
+
+
+def text_px(svg: str, window: float = PHONE_PX) -> float | None:
+    """The smallest text in px, the figure at its own size or fitted to the window's width."""
+    size, width = smallest_text(svg)
+    if not size or not width:
+        return None
+    return size * min(PX_PER_PT, window / width)
 
 
 def luminance(colour: str) -> float:
@@ -56,7 +90,7 @@ def page_backgrounds() -> dict[str, str]:
     main = "".join(p.read_text(encoding="utf-8") for p in sheets.glob("main.*.min.css"))
     found, hue = SLATE_BG.search(palette), HUE.search(main)
     if not found or not hue:
-        raise SystemExit("figure_contrast: no slate background in material's stylesheets")
+        raise SystemExit("figure_checks: no slate background in material's stylesheets")
     return {"light": "#ffffff", "dark": hsl_hex(float(hue[1]), float(found[1]), float(found[2]))}
 
 
@@ -173,10 +207,14 @@ def main(argv=None) -> int:
     backgrounds = page_backgrounds()
     failed = 0
     for path in sorted(folder.glob("*.svg")):
-        found = problems(path.read_text(encoding="utf-8"), backgrounds)
+        svg = path.read_text(encoding="utf-8")
+        found, px = problems(svg, backgrounds), text_px(svg)
+        if px is not None and px < MIN_TEXT_PX:
+            found.append(f"smallest text {px:.1f} px at {PHONE_PX} px wide")
         failed += bool(found)
-        print(f"{path.name}: " + ("; ".join(found[:3]) if found else "every text at AA or above"))
-    print(f"{failed} figure(s) with text below {AA}:1" if failed else "every figure at AA")
+        shown = f"smallest text {px:.1f} px at {PHONE_PX} px" if px else "no text"
+        print(f"{path.name}: " + ("; ".join(found[:3]) if found else f"AA; {shown}"))
+    print(f"{failed} figure(s) to fix" if failed else "every figure at AA and readable on a phone")
     return 1 if failed else 0
 
 
