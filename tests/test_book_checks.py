@@ -65,7 +65,7 @@ PAGE = """\
     ```
 
     <figure markdown="span">
-      ![a figure, its alt text with a bracket: out[0]](../figures/graph.svg)
+      ![a figure](../figures/graph.svg)
       <figcaption>What the figure says.</figcaption>
     </figure>
     """
@@ -140,6 +140,15 @@ def test_lint_catches(book, what, old, new, expected):
     plant(book / "docs" / "short" / "one.md", old, new)
     done = lint(book)
     assert done.returncode == 1 and expected in done.stdout, done.stdout
+
+
+def test_lint_finds_a_figure_whose_alt_text_holds_brackets(book):
+    page = book / "docs" / "short" / "one.md"
+    plant(page, "![a figure]", "![a figure of out[0]]")
+    assert lint(book).returncode == 0
+    plant(page, "<figcaption>What the figure says.</figcaption>", "")
+    done = lint(book)
+    assert done.returncode == 1 and "graph.svg: a figure without a <figcaption>" in done.stdout
 
 
 def test_lint_allows_a_number_its_page_allows(book):
@@ -903,7 +912,8 @@ def test_html_check_reads_a_source_page_s_code_as_the_file_s_text(tmp_path):
 def test_browser_check_catches_a_figure_that_does_not_open_a_wrong_line_and_a_lost_page(book):
     site_project(book)
     write(book / "out" / "figures" / "wide.svg", WIDE_SVG)
-    plant(book / "docs" / "short" / "one.md", "![a figure]", f"{WIDE_FIGURE}\n\n![a figure]")
+    figure = '<figure markdown="span">'
+    plant(book / "docs" / "short" / "one.md", figure, f"{WIDE_FIGURE}\n\n{figure}")
     assert build(book).returncode == 0
     site = book / "site"
     page = site / "short" / "one.html"
@@ -925,21 +935,44 @@ def test_browser_check_catches_a_figure_that_does_not_open_a_wrong_line_and_a_lo
 
 @pytest.mark.slow
 @pytest.mark.skipif(shutil.which("chromium") is None, reason="no chromium (scripts/setup.sh)")
-def test_browser_check_catches_a_figure_shrunk_to_the_window(book):
-    """GLightbox alone fits a figure to the window: at 390 px the 12-unit text of a figure
-    drawn 800 units wide comes out near 6 px. The style that shows it at its own size is
-    what the check holds to."""
+def test_browser_check_catches_a_figure_too_wide_for_a_phone_or_shrunk_or_uncaptioned(book):
+    """A figure opened on a phone is fitted to the window's width: the 12-unit text of a figure
+    drawn 800 units wide comes out near 6 px there. GLightbox alone also fits a figure to the
+    window's height: a tall one comes out narrower than the window. And the lightbox shows the
+    page's caption under the figure."""
     site_project(book)
     write(book / "out" / "figures" / "wide.svg", WIDE_SVG)
-    plant(book / "docs" / "short" / "one.md", "![a figure]", f"{WIDE_FIGURE}\n\n![a figure]")
+    write(book / "out" / "figures" / "tall.svg", TALL_SVG)
+    figures = "\n\n".join(captioned(name) for name in ("wide.svg", "tall.svg"))
+    plant(
+        book / "docs" / "short" / "one.md",
+        '<figure markdown="span">',
+        f'{figures}\n\n<figure markdown="span">',
+    )
     assert build(book).returncode == 0
     site = book / "site"
+    plant(site / "short" / "one.html", "data-description=", "data-said=")  # the first caption
+    done = run(SCRIPTS / "check_browser.py", site, "--shots", book / "shots")
+    assert done.returncode == 1, done.stdout
+    assert "wide.svg on short/one.html at 390 px: its smallest text is 5.9 px" in done.stdout
+    assert "wide.svg on short/one.html at 1280 px: caption None in the lightbox" in done.stdout
     (site / "stylesheets" / "generated.css").write_text("", encoding="utf-8")
     done = run(SCRIPTS / "check_browser.py", site, "--shots", book / "shots")
     assert done.returncode == 1, done.stdout
-    assert re.search(r"wide.svg on short/one.html at 390 px: shown \d+ of 1067 px", done.stdout)
+    assert re.search(r"tall.svg on short/one.html at 1280 px: shown \d+ of 400 px", done.stdout)
 
 
+def captioned(name: str) -> str:
+    return (
+        f'<figure markdown="span">\n  ![a figure]({"../figures/" + name})\n'
+        f"  <figcaption>What {name} shows.</figcaption>\n</figure>"
+    )
+
+
+TALL_SVG = (
+    '<svg xmlns="http://www.w3.org/2000/svg" width="300pt" height="3000pt" viewBox="0 0 300 3000">'
+    '<text x="10" y="30" font-size="12.00" fill="#1a237e">a tall figure</text></svg>\n'
+)
 WIDE_FIGURE = "![a wide figure](../figures/wide.svg)"
 WIDE_SVG = (
     '<svg xmlns="http://www.w3.org/2000/svg" width="800pt" height="60pt" viewBox="0 0 800 60">'
