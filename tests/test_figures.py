@@ -93,7 +93,7 @@ def test_every_figure_is_written_with_the_same_bytes_twice(two_runs):
 
 @needs_dot
 @pytest.mark.parametrize("name", [*GRAPHS, *PLOTS, MATRIX])
-def test_figure_is_transparent_svg_without_date_or_version(two_runs, name):
+def test_figure_is_svg_without_white_backdrop_date_or_version(two_runs, name):
     text = (two_runs[0] / name).read_text(encoding="utf-8")
     root = ET.fromstring(text)
     assert root.tag == f"{SVG}svg"
