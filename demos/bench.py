@@ -75,7 +75,7 @@ from bench_graphs import (  # noqa: E402
     try_long_chain,
     twins_weighed,
 )
-from bench_numbers import state_numbers  # noqa: E402
+from bench_numbers import compile_claims, state_numbers  # noqa: E402
 from bench_relu import bench_relu  # noqa: E402
 from bench_tinygrad import (  # noqa: E402
     Tinygrad,
@@ -87,6 +87,8 @@ from bench_tinygrad import (  # noqa: E402
     tinygrad_block,
 )
 from tinygrad_demo import tinygrad_version  # noqa: E402
+
+from uopc import runtime  # noqa: E402
 
 FULL = {
     "expressions": 300,
@@ -255,6 +257,8 @@ def run(args) -> int:
     print("@@ block compile", *lines, sep="\n", flush=True)
 
     data, failures, references = measure_graphs(libs, expressions, sizes)
+    if not args.quick:  # quick sizes are too small for a shape
+        failures += compile_claims(compile_cpu, runtime.COMPILE_GROWTH)
     doubled = doubling(sizes["doublings"])
     print("@@ block graphs", *graphs_block(sizes, memory["uopc"], data["uopc"], doubled), sep="\n")
     if doubled != (sizes["doublings"] + 1, 2 ** (sizes["doublings"] + 1) - 1):

@@ -15,6 +15,8 @@ the figures, cut the listings and merge the numbers. ./run_all.sh calls it after
   of them, written under DIR (scripts/check_stale.py compares them with out/).
 - `--only NAME ...`: those rows (by name, "demos/order", or a part of it), forced, and then the
   figures, listings and numbers.
+- A row marked `from_site` (the book's PDF) prints the built site: it runs after the figures,
+  listings and numbers, in full runs only, and the numbers are merged again after it.
 Each program runs through scripts/save_output.py (fixed environment, blocks, numbers, atomic
 writes). A program that fails stops the build with its status. A whole full run (every row
 made, none reused) records its elapsed time in out/tests/run_all_time.json for appendix C;
@@ -156,9 +158,18 @@ def main(argv=None) -> int:
     force = options.force or bool(options.only) or bool(options.deterministic_into)
     with tempfile.TemporaryDirectory(prefix="uopc-build-cache-") as cache:
         os.environ["UOPC_CACHE"] = cache  # one cache of compiled libraries for the whole run
-        for row in chosen_rows(options):
-            build.step(row, force)
+        rows = chosen_rows(options)
+        for row in rows:
+            if not row.from_site:
+                build.step(row, force)
     build.finish(bool(options.deterministic_into))
+    if not (options.quick or options.deterministic_into):
+        printed = len(build.ran)
+        for row in rows:
+            if row.from_site:
+                build.step(row, force)
+        if len(build.ran) > printed:  # its numbers join the others
+            check([python, "scripts/make_numbers.py", "--out", str(out)])
     elapsed = round(time.time() - started)
     whole = not (options.quick or options.only or options.deterministic_into or build.reused)
     if whole:  # every program made again: the time of a whole full run, for appendix C

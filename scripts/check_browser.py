@@ -23,7 +23,9 @@ and counted. It checks, as a reader would see them:
  11. 404.html, opened from file://, is styled (its links are relative, docs/hooks/site404.py),
      and a missing page deep in the site, served as a host does, is styled, finds, links home;
  12. the glossary under the pointer (appendix F, docs/hooks/glossary.py): no term is marked
-     inside code on any page, though code holds marked words; at 1280 px with a mouse and at
+     inside code or a heading on any page, though code holds marked words, and none twice on
+     a page; from the keyboard alone Tab reaches a term on a chapter, its definition shows,
+     and Enter opens its entry in appendix F; at 1280 px with a mouse and at
      390 px with a touch screen, light and dark, a term's definition shows on hover and on tap
      on three pages, one term inside an admonition: the tooltip holds the definition, fits the
      window and its text differs in colour from its background (a screenshot of each goes to
@@ -35,12 +37,22 @@ and counted. It checks, as a reader would see them:
      same words as the page's figcaption (docs/hooks/lightbox.py);
  14. the one-page edition (book.html, docs/hooks/onepage.py) loads, holds every page of the
      book but the Source section, each once with its title, and its table of contents links
-     to each page and section; every link inside it to a place in it resolves;
+     to each page and section; every link inside it to a place in it resolves; it is ready
+     within BOOK_READY_S from file://, a chapter's printer icon opens it at that chapter, and
+     the site's uopc-book.pdf has the page count the front page quotes next to its link;
  15. listings link to their lines (docs/hooks/source.py): on a page with listings, each title
      links to a line anchor of a Source page whose line is the listing's first line; at
      1280 and 390 px, a click on a title shows that line below the header; every Source page
      has its line anchors;
- 16. no request went to another host.
+ 16. 404.html, from file:// and at a missing path one and three folders deep over http: search
+     works, no request fails and the console shows no error (but the page's own 404 status);
+ 17. the site ships one form of the search index (search_index.js), no search script for
+     another language and no source map (docs/hooks/shipped.py);
+ 18. Material's reader features: the back-to-top button shows on scrolling up and takes the page
+     to its top; the longest page has a "Last update" date from git, and breadcrumbs when it
+     is inside a section (a chapter); on the first page with content tabs, a click on the
+     second tab shows it and hides the first;
+ 19. no request went to another host.
 Screenshots of the pages of SHOTS at 1280 and 390 px, light and dark, go to --shots (default
 build/browser/), for a person to look at. Prints one line per check and exits 1 when one
 fails. A few minutes: every page is visited at both widths.
@@ -74,6 +86,8 @@ TIMEOUT_MS = 15_000
 COPY_BUTTON = "button.md-clipboard, button.md-code__button[data-md-type='copy']"
 WIDTHS = (1280, 390)
 BOOK = "book.html"  # the whole book on one page (docs/hooks/onepage.py)
+PDF = "uopc-book.pdf"  # the one page printed by mkdocs build (docs/hooks/onepage.py)
+BOOK_READY_S = 3  # the one page must be ready (DOMContentLoaded) within this, from file://
 SOURCE = "source/"  # the Source pages (docs/hooks/source.py)
 GLOSSARY = "back/f-glossary.html"  # appendix F, where every definition is written
 # Spellings of one term each that search must lead to appendix F from (its "Also written").
@@ -179,20 +193,24 @@ PAGE_CAPTION_JS = """name => {
   const c = i && i.closest('figure') && i.closest('figure').querySelector('figcaption');
   return c ? c.textContent.replace(/\\s+/g, ' ').trim() : null; }"""
 
-# The glossary's marks on a page (abbr elements, docs/hooks/glossary.py): how many, how many in
-# an admonition (outside a link, where a tap would follow the link), the text of those inside
-# code (there must be none), and how many code elements hold a marked word all the same (so that
-# "none inside code" is a finding, not an accident of the page).
+# The glossary's marks on a page (links to appendix F with the definition as their title,
+# docs/hooks/glossary.py): how many, how many in an admonition, the text of those inside code or
+# a heading (there must be none), the terms marked more than once (none: only a first use is
+# marked), and how many code elements hold a marked word all the same (so that "none inside
+# code" is a finding, not an accident of the page).
 GLOSSARY_JS = r"""() => {
-  const marks = Array.from(document.querySelectorAll('article abbr[title]'));
+  const marks = Array.from(document.querySelectorAll('article a.glossary-term[title]'));
   const words = [...new Set(marks.map(e => e.textContent))];
   const escape = s => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const word = words.length ? new RegExp('\\b(?:' + words.map(escape).join('|') + ')\\b') : null;
   const codes = Array.from(document.querySelectorAll('article code'));
+  const targets = marks.map(e => e.getAttribute('href'));
   return {
     marked: marks.length,
-    admonition: marks.filter(e => e.closest('.admonition') && !e.closest('a')).length,
-    in_code: marks.filter(e => e.closest('code, pre, kbd, samp')).map(e => e.textContent),
+    admonition: marks.filter(e => e.closest('.admonition')).length,
+    in_code: marks.filter(e => e.closest('code, pre, kbd, samp, h1, h2, h3, h4, h5, h6'))
+      .map(e => e.textContent),
+    repeated: targets.filter((t, i) => targets.indexOf(t) !== i),
     code_with_word: word ? codes.filter(c => word.test(c.textContent)).length : 0,
   };
 }"""
@@ -200,8 +218,8 @@ GLOSSARY_JS = r"""() => {
 # Marks one glossary term for the pointer: in the prose or in an admonition, never in a heading
 # or a link. Returns its word and its definition (Material removes the title while it shows).
 PROBE_JS = r"""(inAdmonition) => {
-  const mark = Array.from(document.querySelectorAll('article abbr[title]')).find(e =>
-    !e.closest('a, h1, h2, h3, h4, h5, h6') && !!e.closest('.admonition') === inAdmonition);
+  const mark = Array.from(document.querySelectorAll('article a.glossary-term[title]')).find(e =>
+    !!e.closest('.admonition') === inAdmonition);
   if (!mark) return null;
   mark.id = 'glossary-probe';
   mark.scrollIntoView({block: 'center'});
@@ -256,9 +274,15 @@ def step_page(site: Path) -> str:
     return str(steps[0].relative_to(site))
 
 
+def search_index(site: Path) -> dict:
+    """The search index, from the one form the site ships (docs/hooks/shipped.py)."""
+    text = (site / "search" / "search_index.js").read_text(encoding="utf-8")
+    return json.loads(text.removeprefix("var __index = "))
+
+
 def search_term(site: Path, page: str) -> str:
     """The longest word of the page's title in the search index: search must find that page."""
-    index = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    index = search_index(site)
     for doc in index["docs"]:
         if doc["location"] == page:
             words = re.findall(r"[A-Za-z]{5,}", doc["title"])
@@ -406,12 +430,142 @@ def search(page, term: str, expected: str) -> tuple[bool, str]:
     )
     box.press_sequentially(term, delay=20)
     page.wait_for_selector(".md-search-result__item", timeout=TIMEOUT_MS)
-    links = page.eval_on_selector_all(
-        ".md-search-result__item a", "links => links.map(a => a.getAttribute('href'))"
-    )
+    # The worker answers each keystroke in turn, so the first results shown may be those of a
+    # prefix ("hash-c"): read the list until it holds still for half a second.
+    read = "links => links.map(a => a.getAttribute('href'))"
+    links, previous = None, page.eval_on_selector_all(".md-search-result__item a", read)
+    for _ in range(TIMEOUT_MS // 500):
+        page.wait_for_timeout(500)
+        links = page.eval_on_selector_all(".md-search-result__item a", read)
+        if links == previous:
+            break
+        previous = links
     found = any(expected in (link or "") for link in links)
     where = "among" if found else "NOT in"
     return found, f"{term!r}: {len(links)} results, {expected} {where} them"
+
+
+# ---------------------------------------------------------------------------------------------
+# What the site ships and the reader's features of Material (docs/hooks/shipped.py, site404.py)
+# ---------------------------------------------------------------------------------------------
+
+DEEP_404 = ("part1/no-such-page/", "a/b/c/missing.html")  # missing pages one and three deep
+LANGUAGE_SCRIPTS = "assets/javascripts/lunr"  # Material's search scripts for other languages
+
+
+def noisy_visit(page, url: str, act) -> list[str]:
+    """The failed requests and console errors of one visit to url while act(page) runs. The
+    page's own status (404 for a missing page, as a host answers) is what a host must send, and
+    the browser's line about it is left aside; every other failure counts."""
+    noise: list[str] = []
+
+    def console(message):
+        own = message.location.get("url") == url and "status of 404" in message.text
+        if message.type == "error" and not own:
+            noise.append(f"console: {message.text[:80]}")
+
+    def response(answer):
+        if answer.status >= 400 and answer.url != url:
+            noise.append(f"{answer.status} {answer.url}")
+
+    listeners = {
+        "console": console,
+        "response": response,
+        "requestfailed": lambda r: noise.append(f"failed {r.url} {r.failure}"),
+        "pageerror": lambda error: noise.append(f"error: {str(error)[:80]}"),
+    }
+    for event, listener in listeners.items():
+        page.on(event, listener)
+    try:
+        page.goto(url)
+        act(page)
+    finally:
+        for event, listener in listeners.items():
+            page.remove_listener(event, listener)
+    return noise
+
+
+def quiet_404(page, site: Path, base: str, term: str, expected: str) -> tuple[bool, str]:
+    """404.html from file:// and at two depths over http: search works, nothing fails."""
+    said, noise = [], []
+    found: list[bool] = []
+
+    def searches(visited) -> None:
+        try:
+            found.append(search(visited, term, expected)[0])
+        except Exception:  # a search that never gets ready times out: it failed, go on
+            found.append(False)
+
+    for url in [(site / "404.html").as_uri()] + [base + where for where in DEEP_404]:
+        noise += noisy_visit(page, url, searches)
+        said.append(f"{url.removeprefix(base)}: search {'works' if found[-1] else 'FAILS'}")
+    failures = f"; {len(noise)} failed requests and errors: {'; '.join(noise[:3])}" if noise else ""
+    return not noise and all(found), "; ".join(said) + failures
+
+
+def ships_what_it_uses(site: Path) -> tuple[bool, str]:
+    """One form of the search index, no search scripts for other languages, no source maps."""
+    index = sorted(p.name for p in (site / "search").glob("search_index.*"))
+    maps = sorted(str(p.relative_to(site)) for p in site.rglob("*.map"))
+    languages = (site / LANGUAGE_SCRIPTS).exists()
+    problems = [f"{len(index)} forms of the search index: {index}"] if len(index) != 1 else []
+    problems += [f"{LANGUAGE_SCRIPTS}/ is shipped"] if languages else []
+    problems += [f"{len(maps)} source maps: {maps[:2]}"] if maps else []
+    return not problems, "; ".join(problems) or f"search/{index[0]}, no language script or map"
+
+
+def long_page(site: Path) -> str:
+    """The longest page the reader reads (a chapter in the book), Source pages and book.html
+    left out: the back-to-top button needs a page to scroll, the breadcrumbs a nested page."""
+    pages = [p for p in site.rglob("*.html") if p.relative_to(site).as_posix() != BOOK]
+    pages = [p for p in pages if not p.relative_to(site).as_posix().startswith(SOURCE)]
+    return str(max(pages, key=lambda p: (p.stat().st_size, p)).relative_to(site))
+
+
+def back_to_top(page, base: str, where: str) -> tuple[bool, str]:
+    """Material's back-to-top button: shown when the reader scrolls back up, and it works.
+    A low window (300 px) makes even a short page scroll."""
+    page.set_viewport_size({"width": 1280, "height": 300})
+    try:
+        page.goto(base + where)
+        button = page.locator(".md-top")
+        page.mouse.wheel(0, 4000)
+        page.wait_for_timeout(300)
+        page.mouse.wheel(0, -100)  # the button shows while the reader scrolls upwards
+        button.wait_for(state="visible")
+        button.click()
+        page.wait_for_function("() => window.scrollY === 0")
+    finally:
+        page.set_viewport_size({"width": 1280, "height": 900})
+    return True, f"{where}: shown on scrolling up, takes the page to its top"
+
+
+def reader_features(page, base: str, where: str) -> tuple[bool, str]:
+    """A page shows its date of last update from git and, when it sits inside a section of the
+    navigation, its breadcrumbs (a chapter in the book)."""
+    page.goto(base + where)
+    nested = page.locator(".md-nav--primary .md-nav__item--active.md-nav__item--nested").count()
+    crumbs = page.locator(".md-path__item").all_inner_texts()
+    updated = page.locator(".git-revision-date-localized-plugin").all_inner_texts()
+    passed = (bool(crumbs) or not nested) and bool(updated) and all(t.strip() for t in updated)
+    path = " > ".join(crumb.strip() for crumb in crumbs) or "none"
+    return passed, f"{where}: breadcrumbs {path} ({nested} open sections); last update {updated}"
+
+
+def tabs_switch(page, base: str, site: Path) -> tuple[bool, str]:
+    """Content tabs: a click on a page's second tab shows its block and hides the first. A site
+    without tabs (a small book) has nothing to check here."""
+    pages = [p for p in sorted(site.rglob("*.html")) if "tabbed-set" in p.read_text("utf-8")]
+    pages = [p for p in pages if p.relative_to(site).as_posix() != BOOK]
+    if not pages:
+        return True, "no page has content tabs"
+    where = str(pages[0].relative_to(site))
+    page.goto(base + where)
+    tabs = page.locator(".tabbed-set").first
+    blocks = tabs.locator(".tabbed-block")
+    tabs.locator(".tabbed-labels > label").nth(1).click()
+    shown = [blocks.nth(i).is_visible() for i in range(2)]
+    return shown == [False, True], f"{where}: after a click on the second tab, shown {shown}"
 
 
 def run_checks(site: Path, shots: Path, skip: tuple[str, ...] = ()) -> Checks:
@@ -594,8 +748,10 @@ def run_checks(site: Path, shots: Path, skip: tuple[str, ...] = ()) -> Checks:
                     marked += marks["marked"]
                     pages += marks["marked"] > 0
                     in_code += [f"{where}: {word!r}" for word in marks["in_code"]]
+                    in_code += [f"{where}: {t} marked twice" for t in marks["repeated"][:1]]
                     holding += marks["code_with_word"]
-            detail = (f"{marked} marked terms on {pages} pages, none inside code, though "
+            detail = (f"{marked} marked terms on {pages} pages, each once, none inside code or a "
+                      f"heading, though "
                       f"{holding} code blocks and spans hold a marked word")  # fmt: skip
             passed = marked > 0 and holding > 0 and not in_code
             return passed, "; ".join(in_code[:4]) or detail
@@ -655,6 +811,35 @@ def run_checks(site: Path, shots: Path, skip: tuple[str, ...] = ()) -> Checks:
             pages = ", ".join(f"{where}{' (admonition)' * a}" for where, a in chosen)
             detail = f"{shown} of {4 * len(chosen)} tooltips shown, on {pages}"
             return not problems and shown > 0, "; ".join(problems[:4]) or detail
+
+        def glossary_keyboard():
+            """From the keyboard alone, on a chapter: Tab reaches a glossary term, its
+            definition shows while it has the focus, and Enter opens its entry in appendix F."""
+            where = next((w for (w, width), found in sorted(surveyed().items()) if
+                          w.startswith("part") and found["glossary"]["marked"]), None)  # fmt: skip
+            if where is None:
+                return False, "no chapter marks a glossary term"
+            page.goto(base + where)
+            presses = 0
+            while not page.evaluate("() => document.activeElement.matches('a.glossary-term')"):
+                if presses == 400:
+                    return False, f"{where}: 400 presses of Tab never reach a glossary term"
+                page.keyboard.press("Tab")
+                presses += 1
+            word = page.evaluate("() => document.activeElement.textContent")
+            page.wait_for_function(
+                "() => { const t = document.querySelector('.md-tooltip2--active');"
+                " return t && getComputedStyle(t).opacity === '1'; }"
+            )
+            with page.expect_navigation():
+                page.keyboard.press("Enter")
+            target = urlsplit(page.url)
+            found = target.path.endswith(GLOSSARY) and page.evaluate(
+                "(id) => !!document.getElementById(id)", target.fragment
+            )
+            detail = (f"{where}: Tab x{presses} focuses {word!r}, its tooltip shows, Enter "
+                      f"opens {Path(target.path).name}#{target.fragment}")  # fmt: skip
+            return bool(found), detail
 
         def glossary_spellings():
             """Search finds a term's entry in appendix F under each of its common spellings."""
@@ -772,6 +957,37 @@ def run_checks(site: Path, shots: Path, skip: tuple[str, ...] = ()) -> Checks:
                       f"{len(found['broken'])} broken in-page links")  # fmt: skip
             return not problems, "; ".join(problems[:4]) or detail
 
+        def one_page_fast_and_printed():
+            """book.html is ready (DOMContentLoaded) within BOOK_READY_S from file://; the
+            printer icon of a chapter opens it at that chapter; the PDF the build printed is in
+            the site with the page count the front page quotes."""
+            problems = []
+            page.goto((site / BOOK).as_uri(), wait_until="domcontentloaded")
+            ready = page.evaluate(
+                "() => performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd"
+            )
+            if ready > BOOK_READY_S * 1000:
+                problems.append(f"{BOOK} ready after {ready / 1000:.1f} s")
+            chapter = next(w for w in all_pages(site) if w.startswith("part2/"))
+            page.goto(base + chapter)
+            with page.expect_navigation():
+                page.click("a.onepage-print")
+            landed = urlsplit(page.url)
+            if not (landed.path.endswith(BOOK) and landed.fragment == page_key(chapter)):
+                problems.append(f"{chapter}'s printer icon opens {page.url}")
+            pdf = site / PDF
+            data = pdf.read_bytes() if pdf.exists() else b""
+            pages = len(re.findall(rb"/Type\s*/Page[^s]", data))
+            front = (site / "index.html").read_text(encoding="utf-8")
+            quoted = re.search(rf'href="{PDF}">PDF</a> of ([\d,]+) A4 pages', front)
+            if quoted is None:
+                problems.append(f"the front page quotes no page count for {PDF}")
+            elif pages != int(quoted.group(1).replace(",", "")):
+                problems.append(f"{PDF} has {pages} pages, the front page says {quoted.group(1)}")
+            detail = (f"{BOOK} ready in {ready / 1000:.1f} s; {chapter}'s icon lands on its "
+                      f"section; {PDF} has {pages} pages, as the front page says")  # fmt: skip
+            return not problems, "; ".join(problems) or detail
+
         def listings_link():
             """The listing titles of one page link to the first line of their region on a
             Source page; at both widths a click on a title shows that line below the header."""
@@ -859,12 +1075,30 @@ def run_checks(site: Path, shots: Path, skip: tuple[str, ...] = ()) -> Checks:
             "a glossary term's definition shows on hover and on tap, light and dark",
             glossary_tooltips,
         )
+        checks.run(
+            "the keyboard reaches a glossary term, shows it and opens its entry", glossary_keyboard
+        )
         checks.run("search finds a glossary term by its other spellings", glossary_spellings)
         checks.run(
             "every figure opens whole with its caption, text >= 11 px (1280, 390 px)", figures_open
         )
         checks.run("the one-page edition loads with its contents", one_page)
+        checks.run(
+            "the one-page edition opens fast, from every page's icon, and is printed to PDF",
+            one_page_fast_and_printed,
+        )
         checks.run("listing titles link to their lines on the Source pages", listings_link)
+        checks.run(
+            "404.html from file:// and at depth: search works, 0 failed requests and errors",
+            lambda: quiet_404(page, site, base, term, Path(step).name),
+        )
+        checks.run("the site ships one search index form and no unused script",
+                   lambda: ships_what_it_uses(site))  # fmt: skip
+        checks.run("the back-to-top button shows and works",
+                   lambda: back_to_top(page, base, long_page(site)))  # fmt: skip
+        checks.run("the longest page has breadcrumbs and a last update date",
+                   lambda: reader_features(page, base, long_page(site)))  # fmt: skip
+        checks.run("content tabs switch", lambda: tabs_switch(page, base, site))
         checks.run("screenshots for review", screenshots)
         context.close()
     server.shutdown()

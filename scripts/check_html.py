@@ -98,7 +98,7 @@ def check_site(site: Path) -> list[str]:
             problem = check_url(site, path, pages, tag, url)
             if problem:
                 problems.append(f"{name}:{line}: <{tag} {attribute}={url!r}>: {problem}")
-    for name in ("sitemap.xml", "sitemap.xml.gz"):  # docs/hooks/sitemap.py removes them
+    for name in ("sitemap.xml", "sitemap.xml.gz"):  # docs/hooks/shipped.py removes them
         if (site / name).exists():
             problems.append(f"{name}: a sitemap without the site's address (it lists nothing)")
     return problems

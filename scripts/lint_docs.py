@@ -10,6 +10,9 @@ For every page under docs/ (less what mkdocs.yml's exclude_docs leaves out):
   file is under out/, excerpts/ or code/, exists and is not empty; a section (`path:name`) has
   exactly one start and one end marker, in that order, with something between; a line range
   (`path:3:9`) is refused, since it drifts when the source changes;
+- listings a screen long: in chapters 1 to 11 (docs/partK/NN-*.md, NN <= 11), a fenced block
+  that includes from excerpts/ shows at most LONG_LISTING lines, every include expanded and the
+  blank lines between them counted; a longer region is split, with prose between the parts;
 - typed numbers: a number in the prose (outside code spans, includes, placeholders, links and
   HTML) that has a thousands separator, a decimal point or an exponent, or is 10 or more, is
   taken for a measured figure typed by hand, unless it is a step, chapter, exercise or part
@@ -59,6 +62,11 @@ from book_common import (
 from make_numbers import INPUTS
 
 INCLUDE_ROOTS = ("out/", "excerpts/", "code/")
+# A listing a reader takes in at once (issue 27): in chapters 1 to 11, a fenced block that quotes
+# source from excerpts/ shows at most this many lines; a longer region is split, with prose between.
+LONG_LISTING = 30
+LISTING_CHAPTERS = range(1, 12)
+CHAPTER_PAGE = re.compile(r"docs/part\d/(\d\d)-[^/]*\.md")
 LITERAL = re.compile(r"\s*<!--\s*literal:\s*\S.*-->\s*")
 TYPED_NUMBER = re.compile(r"<!--\s*typed-number\s+(\S+?):\s*(\S.*?)\s*-->")
 SECTION_MARK = re.compile(r"--8<-- \[(start|end):([a-z][-_0-9a-z]*)\]")
@@ -226,6 +234,47 @@ class Lint:
             self.report(page, start, 'an included listing or output needs title="..."')
         for number, match in includes:
             self.include(page, number, match.group(2))
+        self.listing_length(page, start, body)
+
+    def listing_length(self, page: Path, start: int, body) -> None:
+        """A listing of chapters 1-11 (a block that includes from excerpts/) fits on a screen:
+        its lines as the reader sees them, every include expanded, at most LONG_LISTING."""
+        chapter = CHAPTER_PAGE.fullmatch(str(page.relative_to(self.root)))
+        if not chapter or int(chapter.group(1)) not in LISTING_CHAPTERS:
+            return
+        targets = [INCLUDE_LINE.fullmatch(line) for _, line in body]
+        if not any(t and t.group(2).startswith("excerpts/") for t in targets):
+            return
+        shown = []
+        for (_, line), target in zip(body, targets, strict=True):
+            shown += self.included_lines(target.group(2)) if target else [line]
+        while shown and not shown[-1].strip():
+            shown.pop()
+        while shown and not shown[0].strip():
+            shown.pop(0)
+        if len(shown) > LONG_LISTING:
+            self.report(
+                page,
+                start,
+                f"a listing of {len(shown)} lines (more than {LONG_LISTING}): split its region "
+                "into parts a reader takes in at once, with prose between them",
+            )
+
+    def included_lines(self, target: str) -> list[str]:
+        """The lines an include puts on the page (a section without its marker lines)."""
+        path, section = split_include(target)
+        file = self.root / path
+        if not file.is_file():
+            return []  # reported by include()
+        lines = file.read_text(encoding="utf-8").splitlines()
+        if section is None:
+            return lines
+        starts = [i for i, line in enumerate(lines) if f"[start:{section}]" in line]
+        ends = [i for i, line in enumerate(lines) if f"[end:{section}]" in line]
+        if len(starts) != 1 or len(ends) != 1:
+            return []  # reported by section()
+        inside = lines[starts[0] + 1 : ends[0]]
+        return [line for line in inside if not SECTION_MARK.search(line)]
 
     def prose_line(self, page: Path, number: int, line: str, allowed: dict) -> None:
         whole = INCLUDE_LINE.fullmatch(line)

@@ -59,6 +59,7 @@ if str(ROOT / "scripts") not in sys.path:  # book_common, when loaded from elsew
     sys.path.append(str(ROOT / "scripts"))
 
 from book_common import write_atomic  # noqa: E402
+from chapter_figures import CHAPTER_GRAPHS  # noqa: E402
 
 from uopc import F32, I32, CallArg, Ops, ParamArg, UOp  # noqa: E402
 from uopc.builder import Builder  # noqa: E402
@@ -498,6 +499,7 @@ GRAPHS = {
     "split_line.svg": split_line,
     "engine_states.svg": engine_states_dot,
     "egraph.svg": egraph_dot,
+    **CHAPTER_GRAPHS,  # chapters 2, 3, 7, 9 and 10 (scripts/chapter_figures.py)
 }
 
 

@@ -19,6 +19,8 @@ A row:
 - full_only: not run at quick sizes unless asked (--with-mutants);
 - echo: show its output while it runs (long programs);
 - always: made from other saved outputs rather than from sources, and cheap: made every run.
+- from_site: made from the built site (the book's PDF): it runs in a full build only, after the
+  figures, the listings and the numbers, which are then merged again.
 In a command, "{out}" is the folder the sized outputs go to (out/, or build/quick/out/).
 """
 
@@ -74,6 +76,7 @@ class Producer:
     full_only: bool = False
     echo: bool = False
     always: bool = False  # made from other saved outputs: made again on every run (cheap)
+    from_site: bool = False  # prints the built site: runs after the numbers (full runs only)
 
     @property
     def sized(self) -> bool:
@@ -102,11 +105,15 @@ def short_step(path: Path) -> Producer:
 DEMOS = (
     "run_demos",
     "walkthrough",
+    "ranges_table",
     "number_facts",
+    "contract_edges",
     "errors",
     "matcher",
+    "upat_fields",
     "fold",
     "order",
+    "fast_math",
     "memory",
     "c_traps",
     "integers",
@@ -116,6 +123,9 @@ DEMOS = (
 
 # What a demo reads besides its own source and the package: saved outputs, test files.
 DEMO_INPUTS = {
+    "ranges_table": ("demos/walkthrough.py",),  # its TracingMatcher
+    "order": ("tests/shrink.py",),
+    "fast_math": ("tests/test_pipeline.py", "tests/shrink.py"),
     "integers": ("out/tests/mutant_matrix.txt", "out/tests/counts.txt", "tests/test_pipeline.py"),
     "verification": (
         "out/tests/mutant_matrix.txt",
@@ -247,6 +257,15 @@ def all_producers(root: Path = ROOT) -> list[Producer]:
             ("scripts/machine_info.py", "requirements.txt"),
             slow=True,
             timed=True,
+        )
+    )
+    rows.append(
+        Producer(
+            "book/pdf",
+            ("{py}", "scripts/book_pdf.py"),
+            ("scripts/book_pdf.py", "docs/**", "mkdocs.yml", "excerpts/**", "out/figures/*"),
+            slow=True,
+            from_site=True,
         )
     )
     rows.append(

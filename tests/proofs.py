@@ -1061,6 +1061,14 @@ def further_claims():
 
 RULE_GROUPS = (G_RULES, G_FAST)
 GROUPS = BOOK_GROUPS + RULE_GROUPS
+# Where the book cuts the saved output into blocks (`@@ block NAME` lines, which the build
+# strips): before each group named here, and before the first claim of each rule named here
+# (chapter 11 shows the claims of the split's two rules, which come last in G_RULES).
+BLOCKS = {
+    G_INT: "integer", G_SPLIT: "split", G_NPOT: "split-integers", G_BUCKET: "bucket",
+    G_FLOAT: "float", G_RULES: "strict-rules", "(a*c1+b)//c2": "split-rules",
+    G_FAST: "fast-rules",
+}  # fmt: skip
 BOOK = (book_integer, book_split, book_integers, book_bucket, book_float)
 RULES = (rules_order, rules_ranges, rules_identities, rules_constants, rules_bucket)
 RULES += (rules_nested, rules_split, rules_fast)
@@ -1251,14 +1259,20 @@ def select(claims, only=None, quick=False):
     return claims
 
 
-def run(claims, timeout=TIMEOUT, int_timeout=INT_TIMEOUT, out=print):
-    """Settle each claim, printing one line per claim under its group's header."""
-    results = []
+def run(claims, timeout=TIMEOUT, int_timeout=INT_TIMEOUT, out=print, blocks=None):
+    """Settle each claim, printing one line per claim under its group's header; with blocks
+    (BLOCKS), a block marker before each group or rule named there."""
+    results, blocks, started = [], blocks or {}, set()
     for group, members in itertools.groupby(claims, key=lambda cl: cl.group):
         members = list(members)
         width = max(len(cl.title) for cl in members)
+        if group in blocks:
+            out(f"@@ block {blocks[group]}")
         out(f"--- {group} ---")
         for claim in members:
+            if claim.name in blocks and claim.name not in started:
+                started.add(claim.name)
+                out(f"@@ block {blocks[claim.name]}")
             result = solve(claim, int_timeout if claim.theory == "int" else timeout)
             results.append(result)
             mark = "ok" if result.as_expected else "FAIL"
@@ -1468,7 +1482,8 @@ def proofs(quick=False, only=None, timeout=TIMEOUT, int_timeout=INT_TIMEOUT, out
     )
     for line in wrong[:20]:
         out(f"     {line}")
-    results = run(select(all_claims(), only, quick), timeout, int_timeout, out)
+    results = run(select(all_claims(), only, quick), timeout, int_timeout, out, BLOCKS)
+    out("@@ block summary")
     for line in summary(results):
         out(line)
     return results, wrong

@@ -298,3 +298,47 @@ def test_targets_are_judged_on_the_medians_of_the_pairs(bench_tinygrad):
     lines = bench_tinygrad.targets_block(table, relu, 100_000)
     verdicts = [line.rsplit(": ", 1)[1] for line in lines if "  target" in line]
     assert verdicts == ["met", "MISSED", "met", "met", "met", "MISSED"], lines
+
+
+# ---------------------------------------------------------------------------------------------
+# the runtime's size-limit message against the measured growth of clang's time (issue 28)
+# ---------------------------------------------------------------------------------------------
+
+
+def compile_times(o2_net_before: float, o2_net_largest: float) -> dict:
+    """Made-up compile times at 1,000 and 5,000 statements, start-up 0.05 s."""
+    empty = {"O0": 0.05, "O2": 0.05}
+    o0 = [0.06, 0.06, 0.07, 0.11]
+    o2 = [0.06, 0.06, 0.05 + o2_net_before, 0.05 + o2_net_largest]
+    return {"statements": [10, 100, 1000, 5000], "empty": empty, "O0": o0, "O2": o2}
+
+
+@pytest.mark.parametrize(
+    "before, largest, shape",
+    [
+        (0.04, 0.40, "more than linearly"),
+        (0.04, 0.20, "about linearly"),
+        (0.04, 0.1, "less than linearly"),
+    ],
+)
+def test_the_runtime_message_is_held_to_the_measured_growth(bench_clock, before, largest, shape):
+    import bench_numbers
+
+    from uopc import runtime
+
+    times = compile_times(before, largest)
+    assert bench_numbers.compile_shape(times, "O2") == shape
+    failures = bench_numbers.compile_claims(times, runtime.COMPILE_GROWTH)
+    assert (failures == []) == (shape == runtime.COMPILE_GROWTH), failures
+    with pytest.raises(runtime.CompilerError, match=runtime.COMPILE_GROWTH):
+        runtime.check_size("int v;\n" * (runtime.MAX_C_LINES + 1))
+
+
+def test_the_runtime_message_agrees_with_the_saved_measurement(bench_clock):
+    """The words of the message are the shape the book's last benchmark run measured."""
+    import bench_numbers
+
+    from uopc import runtime
+
+    saved = json.loads((ROOT / "out" / "bench" / "bench.json").read_text(encoding="utf-8"))
+    assert bench_numbers.compile_claims(saved["compile_cpu"], runtime.COMPILE_GROWTH) == []

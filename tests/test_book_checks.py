@@ -9,6 +9,7 @@ check_browser); they run here as the book build runs them, in a child process.
 import html
 import importlib.util
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -157,6 +158,39 @@ def test_lint_allows_a_number_its_page_allows(book):
     page = book / "docs" / "short" / "one.md"
     page.write_text(page.read_text() + "\n<!-- typed-number 1e8: the program's input -->\n")
     assert lint(book).returncode == 0
+
+
+@pytest.mark.parametrize(
+    "page, lines, caught",
+    [
+        ("part1/01-one.md", 30, False),  # a screen: allowed
+        ("part1/01-one.md", 31, True),  # chapters 1-11: one line over
+        ("part3/11-eleven.md", 31, True),
+        ("part4/12-twelve.md", 31, False),  # the rule covers chapters 1-11
+        ("short/two.md", 31, False),
+    ],
+)
+def test_lint_catches_a_listing_longer_than_a_screen(book, page, lines, caught):
+    body = "".join(f"    x{k} = {k}\n" for k in range(lines - 2))
+    source = f"# --8<-- [start:long]\ndef long():\n{body}    return 0\n# --8<-- [end:long]\n"
+    (book / "uopc" / "long.py").write_text(source, encoding="utf-8")
+    assert run(SCRIPTS / "make_excerpts.py", "--root", book).returncode == 0
+    listing = '```python title="uopc/long.py: long"\n--8<-- "excerpts/uopc/long/long.py"\n```\n'
+    write(book / "docs" / page, f"# A chapter\n\n{listing}")
+    done = lint(book)
+    assert (f"a listing of {lines} lines" in done.stdout) == caught, done.stdout
+
+
+def test_lint_counts_every_include_of_one_listing(book):
+    """Two regions in one fenced block are one listing: their lines add up."""
+    body = "".join(f"    x{k} = {k}\n" for k in range(14))
+    source = f"# --8<-- [start:a]\ndef a():\n{body}# --8<-- [end:a]\n"
+    source += f"# --8<-- [start:b]\ndef b():\n{body}# --8<-- [end:b]\n"
+    (book / "uopc" / "two.py").write_text(source, encoding="utf-8")
+    assert run(SCRIPTS / "make_excerpts.py", "--root", book).returncode == 0
+    both = '--8<-- "excerpts/uopc/two/a.py"\n\n--8<-- "excerpts/uopc/two/b.py"\n'
+    write(book / "docs" / "part1" / "03-three.md", f'# C\n\n```python title="t"\n{both}```\n')
+    assert "a listing of 31 lines" in lint(book).stdout  # 15, a blank line, 15
 
 
 def test_lint_catches_a_count_typed_as_a_word_that_a_program_states(book):
@@ -554,12 +588,17 @@ def site_project(book: Path) -> Path:
     shutil.copytree(REPO / "docs" / "hooks", book / "docs" / "hooks")
     shutil.copytree(REPO / "docs" / "assets", book / "docs" / "assets")
     shutil.copytree(REPO / "docs" / "stylesheets", book / "docs" / "stylesheets")
+    shutil.copytree(REPO / "docs" / "javascripts", book / "docs" / "javascripts")
     (book / "code").mkdir(exist_ok=True)  # mkdocs.yml watches it
     return book
 
 
 def build(book: Path) -> subprocess.CompletedProcess:
-    return run("-m", "mkdocs", "build", "-f", book / "mkdocs.yml", cwd=book)
+    """mkdocs build of the small book, without printing its PDF (docs/hooks/onepage.py): the
+    printed PDF is checked on the real book, by scripts/check_browser.py in .ci/run."""
+    env = {**os.environ, "UOPC_NO_PDF": "1"}
+    command = [sys.executable, "-m", "mkdocs", "build", "-f", str(book / "mkdocs.yml")]
+    return subprocess.run(command, cwd=book, capture_output=True, text=True, timeout=600, env=env)
 
 
 @pytest.mark.slow
@@ -828,11 +867,12 @@ def test_browser_check_passes_then_counts_an_external_script(book):
     site_project(book)
     assert build(book).returncode == 0
     site = book / "site"
-    # the small book has no appendix F: its glossary checks are left out, and said to be
-    skip = ("--skip", "glossary")
+    # the small book has no appendix F and no PDF (build() does not print one): the glossary
+    # checks and the printed PDF's are left out, and said to be
+    skip = ("--skip", "glossary", "--skip", "printed")
     done = run(SCRIPTS / "check_browser.py", site, "--shots", book / "shots", *skip)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "3 skipped (--skip)" in done.stdout, done.stdout
+    assert "5 skipped (--skip)" in done.stdout, done.stdout
     assert (book / "shots" / "step-dark.png").exists()
     plant(site / "short" / "one.html", "</head>", '<script src="https://cdn.example.com/x.js">'
           "</script></head>")  # fmt: skip

@@ -29,13 +29,17 @@ BLOCKS = {
         "relu-text", "relu-c", "ranges", "trace", "bump", "memory-trap", "stencil",
         "interpreter-errors",
     ],
+    "ranges_table": ["ranges-table-arith", "ranges-table-div", "split-trace"],
     "number_facts": [
         "wrap", "bits", "rounding", "specials", "division", "casts", "casts-hardware",
     ],
+    "contract_edges": ["edges"],
     "errors": ["bad-graphs", "bad-texts", "bad-memory", "chain-times", "chain"],
     "matcher": ["patterns", "rule-counts", "compiled-neg"],
+    "upat_fields": ["upat-fields"],
     "fold": ["fold-relu", "partial-evaluation"],
-    "order": ["order"],
+    "order": ["order", "smallest", "each-way"],
+    "fast_math": ["first", "shrunk"],
     "runtime_steps": ["steps", "cache", "failures"],
 }  # fmt: skip
 MARKS = {

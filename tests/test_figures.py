@@ -48,7 +48,14 @@ GRAPHS = {
     "egraph.svg": (8, 0),  # a*(b+c) saturated by distribute and factor: 8 e-nodes
     "rendered.svg": (6, 0),  # chapter 12: a small program's nodes, each with its line of C
     "split_line.svg": (1, 0),  # chapter 11: the number line of i*4 + j, one table node
+    "numbers_bits.svg": (1, 0),  # chapter 2: an f32 and an i32, one table node
+    "contract_where.svg": (7, 0),  # chapter 3: where(x != 0, 100 // x, 0) and its key
+    "patterns_match.svg": (17, 0),  # chapter 7: two patterns (4 + 3) and their graphs (6 + 4)
+    "folding.svg": (18, 0),  # chapter 9: relu(2.0, 3.0) (10), its constant (1), relu(z, 3.0) (7)
+    "floats_fast.svg": (6, 0),  # chapter 10: x*recip(x) (3), 1.0 (1), the key and the verdict
 }
+CHAPTER_FIGURES = ("numbers_bits.svg", "contract_where.svg", "patterns_match.svg", "folding.svg",
+                   "floats_fast.svg")  # fmt: skip
 PLOTS = ("compile_times.svg", "relu_ns.svg")
 PIPELINE = "pipeline.svg"  # chapter 1: drawn from a fixed description, on a transparent page
 MATRIX = "mutant_matrix.svg"  # chapter 15: drawn from the saved out/tests/mutant_matrix.txt
@@ -256,6 +263,137 @@ def test_write_all_removes_leftovers_and_leaves_unchanged_figures_alone(tmp_path
     assert sorted(p.name for p in out.iterdir()) == ["changed.svg", "same.svg"]
     assert (out / "changed.svg").read_text(encoding="utf-8") == "<svg>new</svg>\n"
     assert (out / "same.svg").stat().st_mtime == 1  # not written again
+
+
+# ---------------------------------------------------------------------------------------------
+# The figures of chapters 2, 3, 7, 9 and 10 (scripts/chapter_figures.py): what they show is
+# what the code computes, and they read on a phone and on both palettes
+# ---------------------------------------------------------------------------------------------
+
+
+def svg_words(folder: Path, name: str) -> list[str]:
+    return [t.text or "" for t in ET.parse(folder / name).getroot().iter(f"{SVG}text")]
+
+
+@needs_dot
+def test_chapter_2_figure_shows_the_bits_struct_gives(two_runs):
+    import struct
+
+    words = svg_words(two_runs[0], "numbers_bits.svg")
+    (f32_bits,) = struct.unpack("<I", struct.pack("<f", 0.15625))
+    i32_value = (46341 * 46341 + 2**31) % 2**32 - 2**31
+    bits = [w for w in words if w in ("0", "1")]
+    assert "".join(bits) == f"{f32_bits:032b}{i32_value % 2**32:032b}"
+    assert "+1.25 x 2^-3 = 0.15625" in words and "exponent 124, minus 127: 2^-3" in words
+    assert f"-2147483648 + {i32_value + 2**31} = {i32_value}" in words
+
+
+@needs_dot
+def test_chapter_3_figure_shows_the_guarded_division_at_three_inputs(two_runs):
+    words = svg_words(two_runs[0], "contract_where.svg")
+    quotients = " | ".join(str(q) for q in (0, 100 // 7, 100 // -3))  # 0: the contract's x // 0
+    assert words.count(quotients) == 2  # the division and the where that keeps its value
+    assert "false | true | true" in words  # x != 0
+
+
+@needs_dot
+def test_chapter_7_figure_shows_the_names_each_match_binds(two_runs):
+    words = svg_words(two_runs[0], "patterns_match.svg")
+    bound = sorted(w for w in words if w.startswith("bound as"))
+    assert bound == ["bound as c1", "bound as c2", "bound as x", "bound as x"]
+    assert words.count("as x") == 3  # x once in the nested pattern, twice in ADD(x, x)
+
+
+@needs_dot
+def test_chapter_9_figure_folds_relu_to_its_value(two_runs):
+    words = svg_words(two_runs[0], "folding.svg")
+    assert f"const {max(2.0 * 3.0 + 1.0, 0.0)}" in words
+    assert words.count("call relu") == 1  # only the call as built; neither fold keeps one
+
+
+@needs_dot
+def test_chapter_10_figure_shows_where_fast_math_changes_the_result(two_runs):
+    words = svg_words(two_runs[0], "floats_fast.svg")
+    assert "the two differ at" in words and "x = 1.0006226, 0.0, inf, nan" in words
+    assert "0.99999994" in words  # x*recip(x) one ulp under 1.0 at x = 1.0006226
+
+
+def luminance(colour: str) -> float:
+    """WCAG's relative luminance of #rrggbb."""
+    channels = [int(colour[k : k + 2], 16) / 255 for k in (1, 3, 5)]
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast(a: str, b: str) -> float:
+    light, dark = sorted((luminance(a), luminance(b)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def filled_boxes(root) -> list[tuple[float, float, float, float, str]]:
+    """(left, top, right, bottom, fill) of every filled shape: nodes, panels, table cells."""
+    boxes = []
+    for shape in root.iter():
+        fill = shape.get("fill")
+        if not fill or not fill.startswith("#"):
+            continue
+        if shape.tag == f"{SVG}ellipse":
+            cx, cy, rx, ry = (float(shape.get(k)) for k in ("cx", "cy", "rx", "ry"))
+            boxes.append((cx - rx, cy - ry, cx + rx, cy + ry, fill))
+            continue
+        numbers = re.findall(r"-?\d+(?:\.\d+)?", shape.get("points") or shape.get("d") or "")
+        xs, ys = [float(n) for n in numbers[0::2]], [float(n) for n in numbers[1::2]]
+        if xs and ys:
+            boxes.append((min(xs), min(ys), max(xs), max(ys), fill))
+    return boxes
+
+
+def readability_problems(text: str) -> list[str]:
+    """What keeps a figure from reading on a 390 px phone after a tap, or on either palette:
+    wider than 700 px, text under 11 px, or a word that does not sit on a filled shape in a
+    colour at 4.5:1 or more against that fill (a word on the page itself has no fixed
+    background: the page is white or dark)."""
+    root = ET.fromstring(text)
+    problems = []
+    width_px = float(root.get("width").removesuffix("pt")) * 4 / 3
+    if width_px > 700:
+        problems.append(f"{width_px:.0f} px wide")
+    boxes = filled_boxes(root)
+    for word in root.iter(f"{SVG}text"):
+        size = float(word.get("font-size")) * 4 / 3  # points, drawn at 4/3 px each
+        if size < 11:
+            problems.append(f"{word.text!r} at {size:.1f} px")
+        x, y = float(word.get("x")), float(word.get("y"))
+        under = [b for b in boxes if b[0] <= x <= b[2] and b[1] <= y <= b[3]]
+        if not under:
+            problems.append(f"{word.text!r} on the page, with no fill under it")
+            continue
+        fill = min(under, key=lambda b: (b[2] - b[0]) * (b[3] - b[1]))[4]  # the innermost
+        ratio = contrast(word.get("fill", "#000000"), fill)
+        if ratio < 4.5:
+            problems.append(f"{word.text!r}: {ratio:.2f}:1 on {fill}")
+    return problems
+
+
+@needs_dot
+@pytest.mark.parametrize("name", CHAPTER_FIGURES)
+def test_chapter_figure_reads_on_a_phone_and_on_both_palettes(two_runs, name):
+    assert readability_problems((two_runs[0] / name).read_text(encoding="utf-8")) == []
+
+
+@needs_dot
+def test_readability_check_sees_a_wide_figure_and_a_faint_or_loose_word():
+    """The check above on planted faults: a wide graph, a grey label on a light node, a word
+    on the page with nothing under it, a word too small."""
+    source = """digraph g { graph [bgcolor=transparent];
+      a [label="a label long enough to make the graph wide, wider than a phone after a tap"];
+      b [label="grey", style=filled, fillcolor="#e8eaf6", fontcolor="#8a8fa8"];
+      c [label="small", style=filled, fillcolor="#e8eaf6", fontcolor="#1a1c2e", fontsize=7];
+      a -> b [label="on the page"]; }"""
+    done = subprocess.run(["dot", "-Tsvg"], input=source, capture_output=True, text=True)
+    problems = " ".join(readability_problems(done.stdout))
+    for fault in ("px wide", "'grey': 2.67:1", "'on the page' on the page", "'small' at 9.3 px"):
+        assert fault in problems
 
 
 # ---------------------------------------------------------------------------------------------

@@ -56,3 +56,27 @@ def test_forms(term, attrs, where, forms):
 def test_refused(page, message):
     with pytest.raises(PluginError, match=message):
         glossary.abbreviations(glossary.entries(page))
+
+
+def test_first_use_outside_headings_and_links_becomes_a_link(monkeypatch):
+    monkeypatch.setattr(glossary, "FORM_IDS", {"wrap": "wraparound", "wraparound": "wraparound",
+                                               "NaN": "nan"})  # fmt: skip
+    mark = '<abbr title="{0} means it">{0}</abbr>'.format
+    page = (
+        f"<h2>Why {mark('NaN')}</h2><p>A {mark('NaN')} and a {mark('NaN')}.</p>"
+        f'<p><a href="x.html">see {mark("wrap")}</a>, then {mark("wraparound")} and '
+        f"{mark('wrap')}; <code>{mark('wrap')}</code></p>"
+    )
+    linked = glossary.link_first_uses(page, "../back/f-glossary.html")
+    assert "<abbr" not in linked
+    assert linked.count('class="glossary-term"') == 2  # one NaN, one wraparound
+    assert "<h2>Why NaN</h2>" in linked  # never in a heading
+    assert '<a href="x.html">see wrap</a>' in linked  # never inside a link
+    assert (
+        '<p>A <a class="glossary-term" href="../back/f-glossary.html#nan" '
+        'title="NaN means it">NaN</a> and a NaN.</p>'
+    ) in linked
+    assert (
+        'href="../back/f-glossary.html#wraparound" title="wraparound means it">wraparound</a>'
+        in linked
+    )

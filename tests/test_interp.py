@@ -4,7 +4,9 @@
 Expected values are worked out by hand from the value contract, not computed with eval_op.
 """
 
+import ast
 import math
+from pathlib import Path
 
 import pytest
 
@@ -295,3 +297,30 @@ def test_run_call_refuses_a_pointer_body():
     call = UOp(Ops.CALL, (pointer, UOp(Ops.BUFFER, (), ParamArg(0, Ptr(F32, 3)))), CallArg("p"))
     with pytest.raises(ValueError, match=r"a call cannot return a pointer \(PARAM body\)"):
         run_call(call, [[1.0, 2.0, 3.0]])
+
+
+# ---------------------------------------------------------------------------------------------
+# what the reference borrows from the package (chapter 9 lists it)
+# ---------------------------------------------------------------------------------------------
+
+# module of uopc -> the names uopc/interp.py imports from it; chapter 9 names each group, so a
+# new import from the package is a change the chapter must say
+BORROWED = {
+    "dtypes": {"BOOL", "F32", "I32", "INT_MAX", "INT_MIN", "VALUE_DTYPES", "Ptr"},
+    "ops": {"ALU", "Ops"},
+    "semantics": {"eval_op", "f32"},
+}
+
+
+def test_interp_borrows_only_what_chapter_9_names():
+    import uopc.interp
+
+    tree = ast.parse(Path(uopc.interp.__file__).read_text(encoding="utf-8"))
+    found: dict[str, set] = {}
+    for node in ast.walk(tree):  # imports inside functions too
+        if isinstance(node, ast.ImportFrom) and (node.level or "uopc" in (node.module or "")):
+            module = (node.module or "").removeprefix("uopc.").removeprefix("uopc")
+            found.setdefault(module, set()).update(alias.name for alias in node.names)
+        elif isinstance(node, ast.Import):
+            assert not any(a.name.startswith("uopc") for a in node.names), ast.unparse(node)
+    assert found == BORROWED

@@ -502,21 +502,30 @@ def layer_exhaustive(programs=None) -> int:
     return checks
 
 
+def fast_program(n: int, inputs: int) -> tuple:
+    """Program n of the fast layer: (seed, root, the first input on which fast math changes
+    its value or None, how many inputs were tried). demos/fast_math.py calls it too, so that
+    the chapter shows this layer's own first counterexample."""
+    seed = SEED_BASE["fast"] + n
+    r = random.Random(seed)
+    root, params = gen_program(r)
+    faster = simplify_or_fail("fast", seed, root, fast_math=True)
+    for tried in range(1, inputs + 1):
+        env = rand_env(r, params)
+        if faster is not root and not same(evaluate(root, env), evaluate(faster, env)):
+            return seed, root, env, tried
+    return seed, root, None, inputs
+
+
 def layer_fast(programs=None, inputs=None) -> int:
     """Negative control: fast math must be caught changing a value; counts the programs."""
     programs, inputs = sized("fast", "programs", programs), sized("fast", "inputs", inputs)
     checks, found = 0, []
     for n in range(programs):
-        seed = SEED_BASE["fast"] + n
-        r = random.Random(seed)
-        root, params = gen_program(r)
-        faster = simplify_or_fail("fast", seed, root, fast_math=True)
-        for _ in range(inputs):
-            env = rand_env(r, params)
-            checks += 1
-            if faster is not root and not same(evaluate(root, env), evaluate(faster, env)):
-                found.append((seed, root, env))
-                break
+        seed, root, env, tried = fast_program(n, inputs)
+        checks += tried
+        if env is not None:
+            found.append((seed, root, env))
     print(f"fast: {len(found)} counterexamples in {programs} programs")
     assert found, "fast math changed no value: the search cannot see an unsound rule"
     seed, root, env = found[0]

@@ -21,7 +21,7 @@ pytestmark = pytest.mark.layer("numbers")
 @pytest.mark.parametrize("name", sorted(PRODUCERS))
 def test_every_row_names_a_program_and_its_sources(name):
     row = PRODUCERS[name]
-    assert row.kind in {"short", "demos", "tests", "proofs", "exercises", "bench"}
+    assert row.kind in {"short", "demos", "tests", "proofs", "exercises", "bench", "book"}
     script = next(part for part in row.command if part.endswith(".py"))
     assert (ROOT / row.cwd / script).is_file(), f"{name}: no program {script}"
     files = source_files(name)

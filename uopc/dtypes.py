@@ -31,6 +31,7 @@ I32 = DType("i32", "int", "int32_t")
 F32 = DType("f32", "float", "float")
 VOID = DType("void", "void", "void")
 VALUE_DTYPES = (BOOL, I32, F32)
+# --8<-- [end:dtype]
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,9 +43,6 @@ class Ptr:
 
     def __str__(self) -> str:
         return f"ptr<{self.base},{self.size}>"
-
-
-# --8<-- [end:dtype]
 
 
 def dtype_of_value(v) -> DType:

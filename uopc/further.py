@@ -55,6 +55,10 @@ def linear_form(d: UOp):
     return terms, constant
 
 
+# --8<-- [end:linear_form]
+
+
+# --8<-- [start:gather]
 def term(base: UOp, k: int) -> UOp:
     # x*1 -> x and x*-1 -> -x here already, so the strict rules meet the form they leave
     k = wrap32(k)
@@ -72,7 +76,7 @@ def gather(terms: dict, constant: int) -> UOp:
     return result
 
 
-# --8<-- [end:linear_form]
+# --8<-- [end:gather]
 
 
 def smaller(new: UOp, old: UOp):
@@ -192,6 +196,10 @@ def like_terms(d):
     return smaller(gather(terms, constant), d)
 
 
+# --8<-- [end:like_terms]
+
+
+# --8<-- [start:constant_out]
 @rule("(x*c)*y", UPat(Ops.MUL, dtype=INT, src=(var("a"), var("b"))), FURTHER)
 def constant_out(a, b):
     # (x*c)*y -> (x*y)*c and (-x)*y -> -(x*y): the constant factor or the sign moves to the
@@ -206,7 +214,7 @@ def constant_out(a, b):
     return None
 
 
-# --8<-- [end:like_terms]
+# --8<-- [end:constant_out]
 
 
 # ---- nested division and modulo ------------------------------------------------------------
@@ -303,7 +311,7 @@ def add_const_less(d, x, c, n):
     return None
 
 
-# --8<-- [start:lt_folding]
+# --8<-- [start:factor]
 def factor(d: UOp) -> int:
     """The gcd of the constants among the sum d's terms and of their constant factors (x*c
     gives c, a term without one gives nothing); 0 when there are none or the sum is too long."""
@@ -323,6 +331,10 @@ def factor(d: UOp) -> int:
     return g
 
 
+# --8<-- [end:factor]
+
+
+# --8<-- [start:lt_folding]
 @rule("a*c+b<n", UPat(Ops.CMPLT, src=(var("d", dtype=INT), cvar("n"))), FURTHER)
 def sum_less(d, n):
     # c*q < n -> q < ceil(n/c) for c > 0; c*q + r < n -> q < n//c when c | n and 0 <= r < c

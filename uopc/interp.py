@@ -85,6 +85,9 @@ def evaluate(root, env: dict):
     return values[root]
 
 
+# --8<-- [end:evaluate]
+
+
 def outer_nodes(root) -> list:
     """root's toposort without the nodes reached only through a CALL's body.
 
@@ -100,8 +103,6 @@ def outer_nodes(root) -> list:
             wanted.update(node.src[1:] if node.op is Ops.CALL else node.src)
     return [node for node in order if node in wanted]
 
-
-# --8<-- [end:evaluate]
 
 # ---------------------------------------------------------------------------------------------
 # run_call

@@ -187,7 +187,6 @@ def _signature(call: UOp) -> str:
 # --8<-- [end:signature]
 
 
-# --8<-- [start:names]
 # A call's name becomes a C symbol and is looked up by ctypes, so a name C or clang already
 # means something by would lie: `exit` is a noreturn builtin whose body clang drops, `sin` is
 # declared by <math.h>. The list is data (c_names.txt, derived from clang by
@@ -221,9 +220,6 @@ def _check_name(name) -> None:
         raise ValueError(f"render: the call's name '{name}' starts with an underscore")
     if name in NAME_RULES:
         raise ValueError(f"render: the call's name '{name}' {NAME_RULES[name]}")
-
-
-# --8<-- [end:names]
 
 
 def _check_call(call) -> None:

@@ -54,6 +54,8 @@ class UPat:
     def cvar(name=None, dtype=None) -> "UPat":
         return UPat(Ops.CONST, dtype=dtype, name=name)
 
+    # --8<-- [end:upat]
+    # --8<-- [start:match]
     def match(self, u: UOp, store: dict) -> bool:
         """Check op, dtype, arg, then srcs left to right, then the name binding.
 
@@ -74,7 +76,7 @@ class UPat:
             return store.setdefault(self.name, u) is u  # a name used twice binds one node
         return True
 
-    # --8<-- [end:upat]
+    # --8<-- [end:match]
 
     def __repr__(self) -> str:
         ops = None if self.op is None else "|".join(op.name for op in self.op)
@@ -175,7 +177,7 @@ def graph_rewrite(root: UOp, pm: PatternMatcher, ctx=None, limit: int | None = N
 # --8<-- [end:graph_rewrite]
 
 
-# --8<-- [start:fixed_point]
+# --8<-- [start:fixed_point_start]
 def _rewrite_to_fixed_point(root, pm, ctx, limit):
     # the graph is measured only when the base is spent, so a small rewrite never pays for it
     scale_later = limit is None
@@ -192,6 +194,8 @@ def _rewrite_to_fixed_point(root, pm, ctx, limit):
             continue
         if node in final:
             continue
+        # --8<-- [end:fixed_point_start]
+        # --8<-- [start:fixed_point_rebuild]
         if not node.src:  # a leaf: nothing to rebuild
             rebuilt = node
         else:
@@ -207,6 +211,8 @@ def _rewrite_to_fixed_point(root, pm, ctx, limit):
             if rebuilt in final:  # met before, under another name
                 final[node] = final[rebuilt]
                 continue
+        # --8<-- [end:fixed_point_rebuild]
+        # --8<-- [start:fixed_point_ask]
         # then ask about it; a node of an op no rule looks at is its own answer (still a step)
         replacement = None if rebuilt.op in quiet else ask(rebuilt, ctx)
         steps += 1  # counted after the question: the one that crosses the limit counts
@@ -220,7 +226,5 @@ def _rewrite_to_fixed_point(root, pm, ctx, limit):
         else:
             stack.append((node, REPLACEMENT_DONE, (rebuilt, replacement)))
             stack.append((replacement, FIRST_VISIT, None))
+        # --8<-- [end:fixed_point_ask]
     return final[root]
-
-
-# --8<-- [end:fixed_point]

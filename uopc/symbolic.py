@@ -21,7 +21,7 @@ FAST: list = []
 var, cvar, const = UPat.var, UPat.cvar, UOp.const
 INT, FLT = (I32,), (F32,)
 
-# --8<-- [start:order_and_ranges]
+# --8<-- [start:canonical_order]
 # ---- canonical order and ranges ------------------------------------------------------------
 
 
@@ -40,6 +40,10 @@ def canonical_order(u, a, b):
     return None
 
 
+# --8<-- [end:canonical_order]
+
+
+# --8<-- [start:range_rules]
 @rule("range is a point", UPat(tuple(ALU), dtype=(I32, BOOL), name="u"), SYM)
 def range_is_a_point(u):
     # u -> c when vmin == vmax == c (ranges are sound): x%1, j<4 for j in [0,3], (i+k)*0
@@ -57,10 +61,10 @@ def max_by_range(a, b):
     return b if b.vmin >= a.vmax else None
 
 
-# --8<-- [end:order_and_ranges]
+# --8<-- [end:range_rules]
 
-# --8<-- [start:identities]
 # ---- identities ----------------------------------------------------------------------------
+# --8<-- [start:identities]
 
 
 @rule("x*1", UPat(Ops.MUL, dtype=(I32, F32), src=(var("x"), cvar("c"))), SYM)
@@ -84,6 +88,10 @@ def add_zero(x, c):
     return x if c.arg == 0 else None  # x + 0 -> x
 
 
+# --8<-- [end:identities]
+
+
+# --8<-- [start:negations]
 @rule("-(-x)", UPat(Ops.NEG, src=(UPat(Ops.NEG, src=(var("x"),)),)), SYM)
 def neg_neg(x):
     return x  # -(-x) -> x: the sign flipped twice (and INT_MIN wraps to itself twice)
@@ -102,6 +110,10 @@ def add_own_negation(x):
     return const(0)  # x + (-x) -> 0 in the ring of i32 (not for floats: inf + -inf is nan)
 
 
+# --8<-- [end:negations]
+
+
+# --8<-- [start:self_and_cast]
 @rule("max(x,x)", UPat(Ops.MAX, src=(var("x"), var("x"))), SYM)
 def max_self(x):
     return x  # max(x, x) -> x: x > x is false, so MAX returns its second src, x, even for nan
@@ -122,7 +134,7 @@ def and_true(x, c):
     return x if c.arg is True else None  # x AND True -> x (x AND False falls to ranges)
 
 
-# --8<-- [end:identities]
+# --8<-- [end:self_and_cast]
 
 # --8<-- [start:where]
 # ---- WHERE ---------------------------------------------------------------------------------
@@ -280,6 +292,10 @@ def shares_an_add(d: UOp) -> bool:
     return uses + 1 > len(adds)  # in a tree every ADD but d is used exactly once
 
 
+# --8<-- [end:terms]
+
+
+# --8<-- [start:quotient]
 def quotient(term: UOp, c: int):
     """term // c when term is visibly a multiple of c (a constant, or y * k with c | k)."""
     if term.op is Ops.CONST and term.arg % c == 0:
@@ -296,7 +312,7 @@ def total(terms: list[UOp]) -> UOp:
     return result
 
 
-# --8<-- [end:terms]
+# --8<-- [end:quotient]
 
 
 # --8<-- [start:split]
@@ -366,6 +382,10 @@ def fast_add_zero(x, c):
     return x if c.arg == 0.0 else None  # wrong at x = -0.0
 
 
+# --8<-- [end:fast]
+
+
+# --8<-- [start:fast_cancel]
 @rule(
     "(x*c1)*c2 (float)",
     UPat(Ops.MUL, dtype=FLT, src=(UPat(Ops.MUL, src=(var("x"), cvar("c1"))), cvar("c2"))),
@@ -389,7 +409,7 @@ def fast_add_negation(x):
     return const(0.0)  # wrong for nan and ±inf (inf + -inf is nan)
 
 
-# --8<-- [end:fast]
+# --8<-- [end:fast_cancel]
 
 # --8<-- [start:simplify]
 default = fold + PatternMatcher(SYM)

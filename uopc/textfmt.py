@@ -53,7 +53,6 @@ KEYS = {
 # ---------------------------------------------------------------------------------------------
 
 
-# --8<-- [start:spell]
 def spell_value(value) -> str:
     """A constant as the text writes it: true/false, decimal, or the shortest repr of the double.
 
@@ -89,7 +88,6 @@ FIELD_WRITERS = {
     Ops.CAST: lambda u: [("dtype", u.arg)],
     Ops.CALL: _call_fields,
 }
-# --8<-- [end:spell]
 
 
 # --8<-- [start:dumps]
@@ -138,7 +136,6 @@ def shorten(text: str, limit: int = MAX_QUOTE) -> str:
     return f"{echo(text[:limit])}... ({len(text):,} characters)"
 
 
-# --8<-- [start:readers]
 def echo(text: str) -> str:
     """text as an error message may quote it: control characters (a terminal escape, a
     carriage return) written as Python escapes, so a message stays one visible line."""
@@ -220,10 +217,8 @@ ARG_READERS = {
     Ops.CAST: lambda fields: read_dtype(fields["dtype"]),
     Ops.CALL: lambda fields: CallArg(fields["name"]),
 }
-# --8<-- [end:readers]
 
 
-# --8<-- [start:parse_line]
 def parse_line(number: int, line: str, defined: dict) -> tuple:
     """One node line to (number, op, src positions, arg); adds its name to `defined`."""
     match = LINE.fullmatch(line)
@@ -265,8 +260,6 @@ def parse_fields(number: int, op, tokens: list):
         raise ParseError(f"line {number}: bad value: {error}") from None
 
 
-# --8<-- [end:parse_line]
-
 # ---------------------------------------------------------------------------------------------
 # Reading, second pass: build the nodes in order.
 # ---------------------------------------------------------------------------------------------
@@ -291,6 +284,10 @@ def loads(text: str):
     return build(records)
 
 
+# --8<-- [end:loads]
+
+
+# --8<-- [start:build]
 def build(records: list):
     """Build every record in order; a type error becomes a ParseError naming the line."""
     nodes = []
@@ -308,13 +305,12 @@ def build(records: list):
     raise ParseError(message)
 
 
-# --8<-- [end:loads]
+# --8<-- [end:build]
 
 # ---------------------------------------------------------------------------------------------
 # The infix printer
 # ---------------------------------------------------------------------------------------------
 
-# --8<-- [start:infix_table]
 BINARY = {
     Ops.ADD: " + ",
     Ops.MUL: " * ",
@@ -357,10 +353,6 @@ def infix_pieces(u, names: dict) -> list:
     return INFIX_FORMS.get(u.op, _op_form)(u, names)
 
 
-# --8<-- [end:infix_table]
-
-
-# --8<-- [start:infix]
 def infix(node, names=None) -> str:
     """A fully bracketed one-line expression of the graph under node.
 
@@ -377,9 +369,6 @@ def infix(node, names=None) -> str:
         else:
             stack.extend(reversed(infix_pieces(item, names)))
     return "".join(out)
-
-
-# --8<-- [end:infix]
 
 
 # ---------------------------------------------------------------------------------------------

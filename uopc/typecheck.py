@@ -258,7 +258,7 @@ def _check_sink(op, src, arg):
     return VOID
 
 
-# --8<-- [start:infer]
+# --8<-- [start:checks]
 _CHECKS = {
     Ops.CONST: _check_const,
     Ops.PARAM: _check_param,
@@ -272,7 +272,9 @@ _CHECKS = {
     Ops.SINK: _check_sink,
     **{op: _check_alu for op in ALU},
 }
+# --8<-- [end:checks]
 
+# --8<-- [start:infer]
 
 # ops whose arg means something; every other op takes none (an arg would make x + x with an
 # arg a second node for the same computation)

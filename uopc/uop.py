@@ -60,7 +60,7 @@ def arg_key(arg):
 # --8<-- [end:arg_key]
 
 
-# --8<-- [start:table]
+# --8<-- [start:buckets]
 class _Ref(weakref.ref):
     """A weak reference that remembers its key, so that its callback can drop its entry:
     what weakref.WeakValueDictionary does inside, with one reference per node and no more."""
@@ -86,12 +86,18 @@ class _Bucket(dict):
         self.forget = functools.partial(_forget, self)
 
 
+# --8<-- [end:buckets]
+
+
+# --8<-- [start:table]
 # Two buckets per op, so that the key can be the node's own src tuple: one tuple
 # (op, src, arg key) per node, as a single table would need, was a sixth of a graph's memory.
 TABLE: dict = {op: _Bucket() for op in Ops}  # nodes without arg (most), by their src
 ARG_TABLE: dict = {op: _Bucket() for op in Ops}  # the others, by arg key or (src, arg key)
+# --8<-- [end:table]
 
 
+# --8<-- [start:table_lock]
 # One thread at a time enters a new node or removes a freed one: two threads that miss the same
 # key at once would otherwise both build a node, and two live nodes would hold one structure.
 # Reentrant, because a node may be freed, and its entry removed, by the thread holding the lock.
@@ -106,7 +112,7 @@ def live_node(bucket: dict, key, size: int):
     return node if node is not None and len(node.src) == size else None
 
 
-# --8<-- [end:table]
+# --8<-- [end:table_lock]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -220,8 +226,8 @@ class UOp:
 
     # --8<-- [end:toposort]
 
-    # --8<-- [start:operators]
     # Convenience constructors and operators -------------------------------------------------
+    # --8<-- [start:operand]
     @staticmethod
     def const(value) -> "UOp":
         return UOp(Ops.CONST, (), value)
@@ -241,6 +247,8 @@ class UOp:
     def _binary(self, op, other) -> "UOp":
         return UOp(op, (self, self._operand(other)))
 
+    # --8<-- [end:operand]
+    # --8<-- [start:arithmetic]
     def __add__(self, other):
         return self._binary(Ops.ADD, other)
 
@@ -265,6 +273,8 @@ class UOp:
     def __rmul__(self, other):
         return self._operand(other) * self
 
+    # --8<-- [end:arithmetic]
+    # --8<-- [start:methods]
     def lt(self, other):
         return self._binary(Ops.CMPLT, other)
 
@@ -281,7 +291,7 @@ class UOp:
     def cast(self, dtype):
         return UOp(Ops.CAST, (self,), dtype)
 
-    # --8<-- [end:operators]
+    # --8<-- [end:methods]
 
     # --8<-- [start:range_properties]
     # Range analysis (section 6.4) -----------------------------------------------------------

@@ -1,11 +1,25 @@
 """mkdocs hook: the glossary's definitions shown under the pointer on every page.
 
+Why a hook: Python-Markdown's own `abbr` extension (maintained, with Material's tooltips) does
+the marking; no plugin reads the definitions out of a page of the book. Its usual source, a file
+of `*[term]: definition` lines appended by pymdownx.snippets, would be a second copy of appendix
+F to keep in step; this hook makes appendix F that file.
+
 Appendix F (docs/back/f-glossary.md) is the only place a definition is written. Before any
 page is converted, this hook reads its entries and hands them to Python-Markdown's `abbr`
 extension as its `glossary` option: every page then marks each listed form of a term in its
-prose as <abbr title="definition">, and Material's `content.tooltips` shows that title as a
-tooltip on hover, focus and tap. `abbr` leaves code blocks and code spans alone (their text is
-never searched). Nothing is generated on disk, so nothing can go stale.
+prose as <abbr title="definition">. `abbr` leaves code blocks and code spans alone (their text
+is never searched). After conversion the hook keeps, on each page, only the first use of each
+term, outside headings and links, and makes it a link to the term's entry in appendix F that
+carries the definition as its title: Material's `content.tooltips` shows the title on hover
+and on keyboard focus, a click opens the entry, and docs/javascripts/glossary.js makes the
+first tap on a touch screen show the definition and the second follow the link. Every other
+mark becomes plain text again (one tooltip per term and page keeps the pages light and the
+text calm). Nothing is generated on disk, so nothing can go stale.
+
+Why a hook: Material's glossary recipe (abbr with an auto-appended file) marks every use, in
+headings too, links nowhere and cannot be focused; no maintained plugin reads definitions
+from a page of the book itself.
 
 An entry of the page is:
 
@@ -22,10 +36,12 @@ order, or when two terms claim one form. scripts/check_browser.py checks the too
 Chromium; tests/test_glossary.py checks this parser.
 """
 
+import html
 import re
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
+from mkdocs.utils import get_relative_url
 
 PAGE = "back/f-glossary.md"
 COMMENT = re.compile(r"<!--.*?-->", re.S)
@@ -34,6 +50,10 @@ FORMS = re.compile(r'data-forms="([^"]*)"')
 ALSO = re.compile(r"Also written (.+?)\.\s*$")
 EMPHASIS = re.compile(r"\*([^*]+)\*")
 LINK = re.compile(r"\[([^\]]+)\]\([^)]*\)")
+MARK = re.compile(r'<abbr title="(?P<title>[^"]*)">(?P<text>.*?)</abbr>', re.S)
+TAG = re.compile(r"<(/?)(a|h[1-6]|pre|code)\b[^>]*>", re.I)
+NO_MARK = ("a", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "code")  # inside these: plain text
+FORM_IDS: dict[str, str] = {}  # each marked form -> the id of its term's entry
 
 
 def plain(markdown: str) -> str:
@@ -111,4 +131,38 @@ def on_config(config):
         return config
     glossary = entries(page.read_text(encoding="utf-8"))
     config.mdx_configs.setdefault("abbr", {})["glossary"] = abbreviations(glossary)
+    FORM_IDS.clear()
+    FORM_IDS.update(
+        {form: entry["id"] for entry in glossary if entry["marked"] for form in entry["forms"]}
+    )
     return config
+
+
+def link_first_uses(text: str, glossary_url: str) -> str:
+    """The page's HTML with each term's first mark outside headings and links made a link to
+    its entry (glossary_url, relative to the page) and every other mark back to plain text."""
+    out, depth, seen, at = [], dict.fromkeys(NO_MARK, 0), set(), 0
+    for mark in MARK.finditer(text):
+        before = text[at : mark.start()]
+        for tag in TAG.finditer(before):
+            name = tag.group(2).lower()
+            depth[name] = max(0, depth[name] + (-1 if tag.group(1) else 1))
+        out.append(before)
+        at = mark.end()
+        term = FORM_IDS.get(html.unescape(mark["text"]))
+        if term is None or term in seen or any(depth.values()):
+            out.append(mark["text"])
+            continue
+        seen.add(term)
+        out.append(
+            f'<a class="glossary-term" href="{glossary_url}#{term}" title="{mark["title"]}">'
+            f"{mark['text']}</a>"
+        )
+    out.append(text[at:])
+    return "".join(out)
+
+
+def on_page_content(text, page, config, files):
+    if not FORM_IDS:
+        return text
+    return link_first_uses(text, get_relative_url(PAGE.replace(".md", ".html"), page.url))

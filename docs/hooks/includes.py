@@ -1,5 +1,8 @@
 """mkdocs hook: an included file that is missing, not UTF-8 or empty stops the build.
 
+Why a hook: pymdownx.snippets (with check_paths) is the maintained tool and does the
+including; it has no option to refuse an empty file or to name the page and line of a bad one.
+
 pymdownx.snippets (`--8<-- "path"`, with check_paths) stops the build for a file that is not
 there, but with a traceback, and for a file that is not UTF-8 with an error that names the page
 and not the file; it puts an empty file in as nothing at all: the page would show an empty

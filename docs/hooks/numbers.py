@@ -1,5 +1,10 @@
 """mkdocs hook: generated numbers in the prose, and the generated figures in the site.
 
+Why a hook: mkdocs-macros-plugin is the maintained way to put values in a page, but it reads the
+whole page as a template: it catches a mistyped key only when made strict (`on_undefined:
+strict`, `on_error_fail: true`), and then every `{{` or `{#` in prose about a compiler is a
+template error. Here only `{{ n.KEY }}` is read, and a bad key stops the build.
+
 - `{{ n.KEY }}` in a page becomes the value of KEY in out/numbers.json (written by
   scripts/make_numbers.py from the saved outputs); `{{ n.KEY:SPEC }}` formats it with the
   Python format spec SPEC, e.g. `{{ n.checks_total:, }}` gives 2,130,560. This runs on the

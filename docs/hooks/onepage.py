@@ -8,23 +8,55 @@ sections. Each page comes as the site shows it, after every hook and plugin (thi
 its HTML last), so numbers, listings, figures and glossary marks are all there. In each page:
 - every id becomes "<page>--<id>", so that ids of different pages never clash;
 - a link to a place in a page of the book becomes a link into this page ("#part1-03-ops--ex-3-4");
-- any other local link or image (a figure, a Source page) is rewritten relative to book.html.
+- any other local link or image (a figure, a Source page) is rewritten relative to book.html;
+- the permanent-link marks after headings go, and glossary terms keep their link into appendix F
+  but not their tooltip: the theme mounts a tooltip for every title on load, and a thousand of
+  them made this page slow to open (a reader of one long page, or of its print, has the glossary
+  at its end).
 The page joins the navigation where mkdocs.yml puts `book.md` (at the end when it does not).
-Search leaves it out: every word of it is already found on its own page.
+Search leaves it out: every word of it is already found on its own page. Every other page of
+the edition carries a printer icon at its top right that opens this page at its own section.
+
+The theme's scripts mount their components (copy buttons, tooltips, watched code blocks) on
+every element of the content, which forced a layout per block and kept this page of some
+40,000 elements from being ready for many seconds; this page is taken out of that (the
+`data-md-component="content"` mark is dropped), so it loads as plain HTML with the theme's
+styles, the lightbox still working on its figures.
+
+`mkdocs build` then prints the page to a PDF with headless Chromium (Debian's `chromium`,
+driven by Playwright, as scripts/check_browser.py does), every collapsed answer opened and
+the outline made from the headings: PDF in the site's root. `mkdocs serve`, or
+UOPC_NO_PDF=1, leaves an empty file in its place. scripts/book_pdf.py builds the site once and
+states the PDF's page count, for the front page.
+
+Why a hook: mkdocs-print-site-plugin (2.9, tried on this site in December 2026) keeps each
+page's ids as they are and renames them in the browser with a script of its own: as built, its
+page holds 1,952 ids used more than once and 334 links to anchors that do not exist, which
+scripts/check_html.py refuses; under the offline plugin's file URLs it loses every figure (23
+failed requests from file://); no page can link to it in a strict build (it is not a page of
+the docs); and it keeps every tooltip. This hook rewrites the ids when it builds, so the page
+is right without a script.
 """
 
 import html
+import os
 import posixpath
 import re
+import shutil
+from pathlib import Path
 from urllib.parse import urlsplit
 
-from mkdocs.plugins import event_priority
+import material
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import CombinedEvent, event_priority
 from mkdocs.structure.files import File
 from mkdocs.structure.toc import AnchorLink, TableOfContents
 
 PAGE = "book.md"
 TITLE = "The whole book on one page"
+PDF = "uopc-book.pdf"  # the one page printed, at the site's root
 LEFT_OUT = ("source/",)  # pages under these paths are not part of the reading edition
+PRINTER = Path(material.__file__).parent / "templates/.icons/material/printer-outline.svg"
 STUB = f"""---
 search:
   exclude: true
@@ -34,11 +66,15 @@ search:
 
 Every page of the book, in the order of the navigation, on one page: to read in one scroll, to
 search with the browser's find, or to print (your browser's print to PDF makes a book of it;
-the collapsed answers open for printing). The Source section, the files whole and the API
-reference, is left out; links to it still work.
+the collapsed answers open for printing), or to take away as [a PDF]({PDF}) that the build
+prints from it. The Source section, the files whole and the API reference, is left out; links
+to it still work.
 """
 ID = re.compile(r'(\s(?:id|name|for)=")([^"]*)(")')  # an id, and what names one (tabs)
 URL = re.compile(r'(\s(?:href|src)=")([^"]*)(")')
+PRINT_ICON = re.compile(r'<a class="md-content__button md-icon onepage-print"[^>]*>.*?</a>', re.S)
+HEADERLINK = re.compile(r'<a class="headerlink" [^>]*>[^<]*</a>')
+GLOSSARY_TITLE = re.compile(r'(<a class="glossary-term" href="[^"]*") title="[^"]*"')
 STATE: dict = {}
 
 
@@ -47,8 +83,13 @@ def key(url: str) -> str:
     return url.removesuffix(".html").replace("/", "-") or "index"
 
 
+def on_startup(command, dirty):
+    STATE["print"] = command == "build" and not os.environ.get("UOPC_NO_PDF")
+
+
 def on_files(files, config):
     files.append(File.generated(config, PAGE, content=STUB))
+    files.append(File.generated(config, PDF, content=b""))  # printed after the build
     nav = config.nav
     if nav is not None and not _in_nav(nav):
         nav.append(PAGE)
@@ -77,16 +118,34 @@ def on_nav(nav, config, files):
     return nav
 
 
+def print_icon(page_url: str) -> str:
+    """The printer icon at a page's top right: the one-page edition at this page's section."""
+    href = posixpath.relpath(PAGE.replace(".md", ".html"), posixpath.dirname(page_url) or ".")
+    return (
+        f'<a class="md-content__button md-icon onepage-print" href="{href}#{key(page_url)}" '
+        f'title="This page in the whole book on one page, to print or read in one scroll">'
+        f"{PRINTER.read_text(encoding='utf-8')}</a>"
+    )
+
+
+def add_print_icon(text, page, config, files):
+    return print_icon(page.url) + text if included(page) else text
+
+
 @event_priority(-100)  # after every other hook and plugin: the page as the site shows it
-def on_page_content(text, page, config, files):
+def capture(text, page, config, files):
     if included(page):
         STATE["html"][page.url] = text
     return text
 
 
+on_page_content = CombinedEvent(add_print_icon, capture)
+
+
 def rewrite(text: str, page_url: str, urls: set[str]) -> str:
     """One page's HTML as a part of book.html (at the top of the site)."""
     own = key(page_url)
+    text = GLOSSARY_TITLE.sub(r"\1", HEADERLINK.sub("", PRINT_ICON.sub("", text)))
     text = ID.sub(lambda m: f"{m.group(1)}{own}--{m.group(2)}{m.group(3)}", text)
 
     def link(match: re.Match) -> str:
@@ -154,3 +213,33 @@ def on_page_context(context, page, config, nav):
     else:
         page.toc = toc
     return context
+
+
+def on_post_page(output, page, config):
+    if page.file.src_uri == PAGE:  # plain HTML for the theme's scripts: see the top
+        output = output.replace(' data-md-component="content"', "", 1)
+    return output
+
+
+def on_post_build(config):
+    if STATE.get("print"):
+        print_pdf(Path(config.site_dir) / PAGE.replace(".md", ".html"), Path(config.site_dir) / PDF)
+
+
+def print_pdf(page: Path, pdf: Path) -> None:
+    """book.html printed to pdf by headless Chromium, answers open, outline from headings."""
+    from playwright.sync_api import sync_playwright
+
+    chromium = shutil.which("chromium")
+    if chromium is None:
+        raise PluginError("onepage: the PDF needs Debian's chromium (scripts/setup.sh installs it)")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=chromium, headless=True, args=["--no-sandbox", "--disable-gpu"]
+        )
+        tab = browser.new_page()
+        tab.goto(page.resolve().as_uri(), wait_until="load")
+        tab.evaluate("() => document.querySelectorAll('details').forEach(d => d.open = true)")
+        tab.emulate_media(media="print")
+        tab.pdf(path=str(pdf), format="A4", print_background=True, outline=True)
+        browser.close()

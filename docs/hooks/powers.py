@@ -1,5 +1,9 @@
 """mkdocs hook: a power written 2^31 in the prose is set as a superscript.
 
+Why a hook: pymdownx.caret (maintained, enabled in mkdocs.yml) does the setting; it needs the
+closing caret, `2^31^`, which writers forget. The hook only adds that caret. Writing `2^31^`
+everywhere and a lint rule against an open power would make the hook unnecessary.
+
 pymdownx.caret sets `2^31^` as 2 with a raised 31; a writer who types the usual `2^31` would get
 the caret printed as is. This hook closes such a power (`2^31` -> `2^31^`) in the page's
 markdown, outside fenced blocks and code spans, before the page is converted, so that both

@@ -1,5 +1,9 @@
 """mkdocs hook: the source as pages, and every listing's title a link to the lines it came from.
 
+Why a hook: mkdocstrings (used for source/api.md) shows one object's source, without the file's
+own line numbers; mkdocs-gen-files could write a page per file, but nothing maintained links a
+listing's title to the region it was cut from, found again by its markers on every build.
+
 Source pages. On every build, each module of uopc/, each program of the short path
 (code/short/) and every other file that a page quotes a region of (a test, a demo) gets a page
 `source/<path>.html`, made from the file itself (File.generated; nothing is committed): the

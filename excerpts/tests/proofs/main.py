@@ -6,7 +6,8 @@ def proofs(quick=False, only=None, timeout=TIMEOUT, int_timeout=INT_TIMEOUT, out
     )
     for line in wrong[:20]:
         out(f"     {line}")
-    results = run(select(all_claims(), only, quick), timeout, int_timeout, out)
+    results = run(select(all_claims(), only, quick), timeout, int_timeout, out, BLOCKS)
+    out("@@ block summary")
     for line in summary(results):
         out(line)
     return results, wrong

@@ -9,14 +9,20 @@ def select(claims, only=None, quick=False):
     return claims
 
 
-def run(claims, timeout=TIMEOUT, int_timeout=INT_TIMEOUT, out=print):
-    """Settle each claim, printing one line per claim under its group's header."""
-    results = []
+def run(claims, timeout=TIMEOUT, int_timeout=INT_TIMEOUT, out=print, blocks=None):
+    """Settle each claim, printing one line per claim under its group's header; with blocks
+    (BLOCKS), a block marker before each group or rule named there."""
+    results, blocks, started = [], blocks or {}, set()
     for group, members in itertools.groupby(claims, key=lambda cl: cl.group):
         members = list(members)
         width = max(len(cl.title) for cl in members)
+        if group in blocks:
+            out(f"@@ block {blocks[group]}")
         out(f"--- {group} ---")
         for claim in members:
+            if claim.name in blocks and claim.name not in started:
+                started.add(claim.name)
+                out(f"@@ block {blocks[claim.name]}")
             result = solve(claim, int_timeout if claim.theory == "int" else timeout)
             results.append(result)
             mark = "ok" if result.as_expected else "FAIL"

@@ -17,16 +17,3 @@ I32 = DType("i32", "int", "int32_t")
 F32 = DType("f32", "float", "float")
 VOID = DType("void", "void", "void")
 VALUE_DTYPES = (BOOL, I32, F32)
-
-
-@dataclass(frozen=True, slots=True)
-class Ptr:
-    """A pointer to `size` consecutive elements of the value dtype `base`."""
-
-    base: DType
-    size: int
-
-    def __str__(self) -> str:
-        return f"ptr<{self.base},{self.size}>"
-
-
