@@ -417,7 +417,9 @@ def test_the_dark_palette_background_is_read_from_material():
 
 
 @needs_dot
-@pytest.mark.parametrize("name", [*GRAPHS, *PLOTS, PIPELINE, MATRIX, TINYGRAD_MAP])
+@pytest.mark.parametrize(
+    "name", [*GRAPHS, *PLOTS, PIPELINE, MATRIX, TINYGRAD_MAP, *CHAPTER_FIGURES]
+)
 def test_every_text_of_a_figure_reads_at_aa_on_both_palettes(two_runs, name):
     check = load_contrast()
     svg = (two_runs[0] / name).read_text(encoding="utf-8")
@@ -458,7 +460,9 @@ def test_contrast_check_reads_a_plots_glyphs_and_its_card():
 
 
 @needs_dot
-@pytest.mark.parametrize("name", [*GRAPHS, *PLOTS, PIPELINE, MATRIX, TINYGRAD_MAP])
+@pytest.mark.parametrize(
+    "name", [*GRAPHS, *PLOTS, PIPELINE, MATRIX, TINYGRAD_MAP, *CHAPTER_FIGURES]
+)
 def test_every_figure_fitted_to_a_phone_shows_text_at_least_11_px(two_runs, name):
     check = load_contrast()
     px = check.text_px((two_runs[0] / name).read_text(encoding="utf-8"))
