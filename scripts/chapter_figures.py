@@ -92,7 +92,8 @@ def fail(figure: str, what: str):
 
 F32_VALUE = 0.15625  # the value chapter 2 decodes by hand
 I32_PRODUCT = (46341, 46341)  # the smallest square past 2**31: chapter 2's last wrapped value
-BIT_WIDTH = 14  # points per bit: 32 bits and the borders stay under 470 points
+BIT_WIDTH = 11  # points per bit: 32 bits and the borders stay under 360 points, so the 11 pt
+# text is still 11 px fitted to a 390 px phone (scripts/figure_checks.py)
 
 
 def cell(text, span: int = 1, fill: str = NODE_FILL, align: str = "CENTER") -> str:
@@ -253,14 +254,18 @@ def match_panels(case: str, pat: UPat, root: UOp, written: str) -> tuple[list[st
 
 def patterns_match() -> str:
     """Chapter 7: two lines of demos/matcher.py drawn, one above the other: the nested pattern
-    that binds three names, and ADD(x, x), whose two x bind one shared node."""
+    that binds three names, and ADD(x, x), whose two x bind one shared node; each pattern
+    above the graph it matches."""
     var, cvar = UPat.var, UPat.cvar
     a, b = (UOp(Ops.PARAM, arg=ParamArg(slot, I32)) for slot in (0, 1))
     nested = UPat(Ops.MUL, src=(UPat(Ops.ADD, src=(var("x"), cvar("c1"))), cvar("c2")))
     twice = UPat(Ops.ADD, src=(var("x"), var("x")))
-    tops, first = match_panels("a", nested, (a + 3) * 4, "(a + 3) * 4")
-    _, second = match_panels("b", twice, (a + b) + (a + b), "(a + b) + (a + b)")
-    return finish([NARROW, *first, *second, below(tops, ["bp1", "bg0"])])
+    (pattern_a, graph_a), first = match_panels("a", nested, (a + 3) * 4, "(a + 3) * 4")
+    (pattern_b, _), second = match_panels("b", twice, (a + b) + (a + b), "(a + b) + (a + b)")
+    # the four panels in one column, each graph under its pattern: narrow enough for a phone
+    pairs = ((pattern_a, "ag0"), (graph_a, "bp1"), (pattern_b, "bg0"))
+    stacked = [f"  {a} -> {b} [style=invis, weight=0];" for a, b in pairs]  # no pull sideways
+    return finish([NARROW, *first, *second, *stacked])
 
 
 # ---------------------------------------------------------------------------------------------

@@ -16,8 +16,8 @@ and counted. It checks, as a reader would see them:
      no code block needs a sideways scroll at all (the site's code blocks wrap their long
      lines, docs/stylesheets/extra.css); appendix B's tables scroll sideways at 390 px;
   8. at both widths, the copy button of a code block covers no character of its first line;
-  9. figures: every figure on a page has no background of its own and no figure of the short
-     path is taller than the window; a <figure> has a caption;
+  9. figures: no figure has a white or black backdrop, no figure of the short path is taller
+     than the window, and every figure stands in a <figure> with a caption;
  10. a power written 2^31^ in the prose is a superscript, and no 2^31 is left in a page's text
      outside code;
  11. 404.html, opened from file://, is styled (its links are relative, docs/hooks/site404.py),
@@ -31,9 +31,10 @@ and counted. It checks, as a reader would see them:
      window and its text differs in colour from its background (a screenshot of each goes to
      SHOTS); search finds appendix F under each spelling of GLOSSARY_SPELLINGS;
  13. figures open (mkdocs-glightbox, docs/stylesheets/generated.css): every figure, clicked at
-     1280 px and tapped on a touch screen at 390 px, opens at its own size, and its smallest
-     text (read from the SVG, scaled as drawn) is at least MIN_TEXT_PX high; a figure wider
-     than the window scrolls sideways inside it;
+     1280 px and tapped on a touch screen at 390 px, opens at its own size or, wider than the
+     window, fitted to its width (never a sideways pan); its smallest text (read from the SVG,
+     scaled as shown) is at least MIN_TEXT_PX (11) high; and its caption shows under it, the
+     same words as the page's figcaption (docs/hooks/lightbox.py);
  14. the one-page edition (book.html, docs/hooks/onepage.py) loads, holds every page of the
      book but the Source section, each once with its title, and its table of contents links
      to each page and section; every link inside it to a place in it resolves; it is ready
@@ -69,6 +70,9 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import urlsplit
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # figure_checks, beside this script
+from figure_checks import MIN_TEXT_PX, smallest_text  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[1]
 LAUNCH_ARGS = [
     "--no-sandbox",
@@ -85,7 +89,6 @@ BOOK = "book.html"  # the whole book on one page (docs/hooks/onepage.py)
 PDF = "uopc-book.pdf"  # the one page printed by mkdocs build (docs/hooks/onepage.py)
 BOOK_READY_S = 3  # the one page must be ready (DOMContentLoaded) within this, from file://
 SOURCE = "source/"  # the Source pages (docs/hooks/source.py)
-MIN_TEXT_PX = 9  # the smallest text an opened figure may show, at either width
 GLOSSARY = "back/f-glossary.html"  # appendix F, where every definition is written
 # Spellings of one term each that search must lead to appendix F from (its "Also written").
 GLOSSARY_SPELLINGS = ("wraparound", "wrap-around", "hash consing", "hash-consing")
@@ -180,6 +183,15 @@ FIGURES_JS = """() => Array.from(document.querySelectorAll('article img[src*="fi
   img => [img.getAttribute('src'), !!img.closest('figure'),
           !!(img.closest('figure') && img.closest('figure').querySelector('figcaption')),
           img.getBoundingClientRect().height])"""
+
+# The caption the lightbox shows under the opened figure (GLightbox's description), and the
+# caption of the figure on the page; both as plain text, white space collapsed.
+CAPTION_JS = """i => { const d = i.closest('.gslide').querySelector('.gslide-desc');
+  return d && d.offsetHeight > 0 ? d.textContent.replace(/\\s+/g, ' ').trim() : null; }"""
+PAGE_CAPTION_JS = """name => {
+  const i = document.querySelector(`article img[src$="figures/${name}"]`);
+  const c = i && i.closest('figure') && i.closest('figure').querySelector('figcaption');
+  return c ? c.textContent.replace(/\\s+/g, ' ').trim() : null; }"""
 
 # The glossary's marks on a page (links to appendix F with the definition as their title,
 # docs/hooks/glossary.py): how many, how many in an admonition, the text of those inside code or
@@ -292,23 +304,6 @@ def all_pages(site: Path) -> list[str]:
         and p.relative_to(site).as_posix() != BOOK
         and (p in sample or p not in files)
     )
-
-
-FONT_SIZE = re.compile(r'font-size[=:]\s*"?([\d.]+)')
-# matplotlib draws text as glyph paths, each run scaled by size/100 (scale(0.1 -0.1) is 10 pt)
-GLYPH_SCALE = re.compile(r"scale\(([\d.]+) -\1\)")
-GRAPH_SCALE = re.compile(r'class="graph" transform="scale\(([\d.]+)')  # Graphviz's own scale
-VIEW_WIDTH = re.compile(r'viewBox="[-\d.]+ [-\d.]+ ([\d.]+) [\d.]+"')
-
-
-def smallest_text(svg: str) -> tuple[float, float]:
-    """A figure's smallest text and its width, both in the figure's own units (0 when it has
-    no text or no viewBox)."""
-    scale = float(GRAPH_SCALE.search(svg).group(1)) if GRAPH_SCALE.search(svg) else 1.0
-    sizes = [scale * float(size) for size in FONT_SIZE.findall(svg)]
-    sizes += [100 * float(size) for size in GLYPH_SCALE.findall(svg)]
-    view = VIEW_WIDTH.search(svg)
-    return min(sizes, default=0.0), float(view.group(1)) if view else 0.0
 
 
 def figure_pages(site: Path) -> dict[str, list[str]]:
@@ -701,12 +696,12 @@ def run_checks(site: Path, shots: Path, skip: tuple[str, ...] = ()) -> Checks:
             problems, seen = [], 0
             for name in sorted((site / "figures").glob("*.svg")):
                 if has_background(name.read_text(encoding="utf-8")):
-                    problems.append(f"figures/{name.name} has a background of its own")
+                    problems.append(f"figures/{name.name} has a white or black backdrop")
             for (where, width), found in surveyed().items():
                 for src, in_figure, captioned, height in found["figures"]:
                     seen += width == WIDTHS[0]
-                    if in_figure and not captioned:
-                        problems.append(f"{where}: {src} in a <figure> without a caption")
+                    if not (in_figure and captioned):
+                        problems.append(f"{where}: {src} without a <figure> and its caption")
                     if where.startswith("short/") and width == WIDTHS[0] and height > 900:
                         problems.append(f"{where}: {src} is {height:.0f} px high")
             return not problems, "; ".join(problems[:4]) or f"{seen} figures on the pages"
@@ -858,8 +853,9 @@ def run_checks(site: Path, shots: Path, skip: tuple[str, ...] = ()) -> Checks:
             return True, f"{', '.join(said)} each find {GLOSSARY}"
 
         def figures_open():
-            """Each figure, clicked at 1280 px and tapped on a touch screen at 390 px, opens at
-            its own size in the lightbox, its smallest text at least MIN_TEXT_PX high."""
+            """Each figure, clicked at 1280 px and tapped on a touch screen at 390 px, opens in
+            the lightbox at its own size or fitted to the window's width, never panned
+            sideways, its smallest text at least MIN_TEXT_PX high and its caption under it."""
             pages = figure_pages(site)
             if not pages:
                 return False, "no page shows a figure"
@@ -894,8 +890,9 @@ def run_checks(site: Path, shots: Path, skip: tuple[str, ...] = ()) -> Checks:
                             " return i && i.complete && i.naturalWidth > 0; }"
                         )
                         tab.wait_for_timeout(400)  # the opening effect
-                        natural, drawn = shown.evaluate(
-                            "i => [i.naturalWidth, i.getBoundingClientRect().width]"
+                        natural, drawn, room = shown.evaluate(
+                            "i => [i.naturalWidth, i.getBoundingClientRect().width,"
+                            " document.documentElement.clientWidth]"
                         )
                         svg = (site / "figures" / name).read_text(encoding="utf-8")
                         size, view = smallest_text(svg) if name.endswith(".svg") else (0, 0)
@@ -906,12 +903,17 @@ def run_checks(site: Path, shots: Path, skip: tuple[str, ...] = ()) -> Checks:
                             "i => { const box = i.closest('.gslide-media');"
                             " box.scrollLeft = 40; return box.scrollLeft > 0; }"
                         )
-                        if drawn < natural - 1:
-                            problems.append(f"{case}: shown {drawn:.0f} of {natural} px wide")
-                        elif natural > width and not pans:
-                            problems.append(f"{case}: wider than the window and cannot pan")
+                        said = shown.evaluate(CAPTION_JS)
+                        caption = tab.evaluate(PAGE_CAPTION_JS, name)
+                        fit = min(natural, room)  # its own size, or the window's width
+                        if drawn < fit - 1:
+                            problems.append(f"{case}: shown {drawn:.0f} of {fit} px wide")
+                        elif drawn > room + 1 or pans:
+                            problems.append(f"{case}: wider than the window, pans sideways")
                         elif text_px is not None and text_px < MIN_TEXT_PX:
                             problems.append(f"{case}: its smallest text is {text_px:.1f} px")
+                        elif not caption or said != caption:
+                            problems.append(f"{case}: caption {said!r} in the lightbox")
                         else:
                             opened += 1
                         if name == "pipeline.svg" or not (shots / f"figure-{width}.png").exists():
@@ -921,7 +923,9 @@ def run_checks(site: Path, shots: Path, skip: tuple[str, ...] = ()) -> Checks:
                 context.close()
             browser.close()
             sizes = ", ".join(f"{px:.1f} px at {w} px" for w, px in sorted(smallest.items()))
-            detail = f"{opened} figure views opened at their own size; smallest text {sizes}"
+            detail = (
+                f"{opened} figure views opened whole, each with its caption; smallest text {sizes}"
+            )
             return not problems, "; ".join(problems[:4]) or detail
 
         def one_page():
@@ -1060,7 +1064,7 @@ def run_checks(site: Path, shots: Path, skip: tuple[str, ...] = ()) -> Checks:
         checks.run("search finds a step (file://, no server)", searches_file)
         checks.run("no code block or table is clipped (1280 and 390 px)", clipping)
         checks.run("the copy button leaves the first line clear", copy_button_clear)
-        checks.run("figures: no background, short, captioned", figures_read)
+        checks.run("figures: no white backdrop, short, each captioned", figures_read)
         checks.run("powers are superscripts", superscripts)
         checks.run("404.html is styled from file://", page_404)
         checks.run(
@@ -1075,7 +1079,9 @@ def run_checks(site: Path, shots: Path, skip: tuple[str, ...] = ()) -> Checks:
             "the keyboard reaches a glossary term, shows it and opens its entry", glossary_keyboard
         )
         checks.run("search finds a glossary term by its other spellings", glossary_spellings)
-        checks.run("every figure opens at its own size, text >= 9 px (1280, 390 px)", figures_open)
+        checks.run(
+            "every figure opens whole with its caption, text >= 11 px (1280, 390 px)", figures_open
+        )
         checks.run("the one-page edition loads with its contents", one_page)
         checks.run(
             "the one-page edition opens fast, from every page's icon, and is printed to PDF",

@@ -149,6 +149,9 @@ def powers_of_two() -> set[str]:
 
 
 POWERS = powers_of_two()
+# an image of figures/; its alt text may hold brackets ("the load of out[0]")
+FIGURE_IMAGE = re.compile(r"!\[(?:[^\[\]]|\[[^\]]*\])*\]\([^)]*figures/([^)]+)\)")
+FIGCAPTION = re.compile(r"<figcaption>(.*?)</figcaption>", re.DOTALL)
 
 
 class Lint:
@@ -175,6 +178,7 @@ class Lint:
 
     def page(self, page: Path) -> None:
         lines = page.read_text(encoding="utf-8").splitlines()
+        self.captions(page, "\n".join(lines))
         allowed = dict(TYPED_NUMBER.findall("\n".join(lines)))
         fence = None  # (indent, marker, first line) while inside a fenced block
         for number, line in enumerate(lines, 1):
@@ -194,6 +198,23 @@ class Lint:
                 body.append((number, line))
         if fence is not None:
             self.report(page, fence[2], "a fenced block that is never closed")
+
+    def captions(self, page: Path, text: str) -> None:
+        """Every figure stands in a <figure> with a caption of its own (the lightbox shows it too,
+        docs/hooks/lightbox.py): a reader who opens a figure alone still learns what it says."""
+        for image in FIGURE_IMAGE.finditer(text):
+            start, end = (
+                text.rfind("<figure", 0, image.start()),
+                text.find("</figure>", image.end()),
+            )
+            if start < text.rfind("</figure>", 0, image.start()) or start < 0 or end < 0:
+                block = ""  # the image is in no <figure>
+            else:
+                block = text[start:end]
+            caption = FIGCAPTION.search(block)
+            if caption is None or not re.sub(r"<[^>]+>", "", caption.group(1)).strip():
+                line = text.count("\n", 0, image.start()) + 1
+                self.report(page, line, f"{image.group(1)}: a figure without a <figcaption>")
 
     def fenced(self, page: Path, lines: list[str], start: int, info: str, body) -> None:
         literal = start >= 2 and LITERAL.fullmatch(lines[start - 2])
