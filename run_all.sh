@@ -21,6 +21,8 @@
 # otherwise idle machine: do not run other jobs meanwhile.
 set -euo pipefail
 cd "$(dirname "$0")"
+# This tree's uopc, whatever another checkout installed (scripts/build_book.py checks it)
+export PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}"
 export RUN_ALL_STARTED=${RUN_ALL_STARTED:-$(date +%s)}
 
 case " $* " in

@@ -87,12 +87,16 @@ def regions(path: Path) -> dict[str, tuple[int, int]]:
     """{name: (first, last)}: the lines (1-based) between the markers of each region of a file.
     make_excerpts.py --check refuses malformed markers; here a region is only looked up."""
     opened, found = {}, {}
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+    lines = path.read_text(encoding="utf-8").splitlines()
+    for number, line in enumerate(lines, 1):
         match = MARKER.fullmatch(line.strip())
         if match and match.group(1) == "start":
             opened[match.group(2)] = number
         elif match and match.group(2) in opened:
-            found[match.group(2)] = (opened.pop(match.group(2)) + 1, number - 1)
+            first = opened.pop(match.group(2)) + 1
+            while first < number - 1 and not lines[first - 1].strip():
+                first += 1  # the excerpt drops the blank lines a formatter left after a marker
+            found[match.group(2)] = (first, number - 1)
     return found
 
 
