@@ -264,7 +264,7 @@ def all_producers(root: Path = ROOT) -> list[Producer]:
         Producer(
             "book/pdf",
             ("{py}", "scripts/book_pdf.py"),
-            ("scripts/book_pdf.py", "docs/**", "mkdocs.yml", "excerpts/**", "out/figures/*"),
+            ("scripts/book_pdf.py", "docs/**/*", "mkdocs.yml", "excerpts/**/*", "out/figures/*"),
             slow=True,
             from_site=True,
         )
