@@ -911,44 +911,6 @@ def test_html_check_reads_a_source_page_s_code_as_the_file_s_text(tmp_path):
     assert done.returncode == 1 and "source/x.py.html:2: leftover" in done.stdout, done.stdout
 
 
-@pytest.mark.slow
-@pytest.mark.skipif(shutil.which("chromium") is None, reason="no chromium (scripts/setup.sh)")
-def test_browser_check_catches_a_figure_too_wide_for_a_phone_or_shrunk_or_uncaptioned(book):
-    """A figure opened on a phone is fitted to the window's width: the 12-unit text of a figure
-    drawn 800 units wide comes out near 6 px there. GLightbox alone also fits a figure to the
-    window's height: a tall one comes out narrower than the window. And the lightbox shows the
-    page's caption under the figure."""
-    site_project(book)
-    write(book / "out" / "figures" / "wide.svg", WIDE_SVG)
-    write(book / "out" / "figures" / "tall.svg", TALL_SVG)
-    figures = "\n\n".join(captioned(name) for name in ("wide.svg", "tall.svg"))
-    plant(
-        book / "docs" / "short" / "one.md",
-        '<figure markdown="span">',
-        f'{figures}\n\n<figure markdown="span">',
-    )
-    assert build(book).returncode == 0
-    site = book / "site"
-    plant(site / "short" / "one.html", "data-description=", "data-said=")  # the first caption
-    done = run(SCRIPTS / "check_browser.py", site, "--shots", book / "shots")
-    assert done.returncode == 1, done.stdout
-    assert re.search(
-        r"wide.svg on short/one.html at 390 px: its smallest text is 5.\d px", done.stdout
-    )
-    assert "wide.svg on short/one.html at 1280 px: caption None in the lightbox" in done.stdout
-    (site / "stylesheets" / "generated.css").write_text("", encoding="utf-8")
-    done = run(SCRIPTS / "check_browser.py", site, "--shots", book / "shots")
-    assert done.returncode == 1, done.stdout
-    assert re.search(r"tall.svg on short/one.html at 1280 px: shown \d+ of 400 px", done.stdout)
-
-
-def captioned(name: str) -> str:
-    return (
-        f'<figure markdown="span">\n  ![a figure]({"../figures/" + name})\n'
-        f"  <figcaption>What {name} shows.</figcaption>\n</figure>"
-    )
-
-
 TALL_SVG = (
     '<svg xmlns="http://www.w3.org/2000/svg" width="300pt" height="3000pt" viewBox="0 0 300 3000">'
     '<text x="10" y="30" font-size="12.00" fill="#1a237e">a tall figure</text></svg>\n'
@@ -1021,16 +983,41 @@ BROWSER_FAILURES = [  # what the run on the faulty copy must say, in the order o
 @pytest.mark.slow
 def test_browser_check_catches_each_planted_fault(browser_book, tmp_path):
     """One fault per check, all in one copy of the site and one run: each check fails on its
-    own fault, by name. Besides BROWSER_FAULTS, the one-page edition loses a page."""
+    own fault, by name. Besides BROWSER_FAULTS, the one-page edition loses a page, a figure too
+    wide for a phone comes without its caption in the lightbox, and a tall one loses the
+    site's style for opened figures."""
     site = Path(shutil.copytree(browser_book / "site", tmp_path / "site"))
+    add_figure(site, "wide.svg", WIDE_SVG, caption_in_lightbox=False)
+    add_figure(site, "tall.svg", TALL_SVG)
     for name, old, new in BROWSER_FAULTS:
         plant(site / name, old, new)
     text = (site / "book.html").read_text(encoding="utf-8")
     start = text.index('<section class="onepage-page" id="short-one">')
     end = text.index("</section>", start) + len("</section>")
     (site / "book.html").write_text(text[:start] + text[end:], encoding="utf-8")
+    (site / "stylesheets" / "generated.css").write_text("", encoding="utf-8")
     done = check_browser(site, tmp_path / "shots", *FAULT_RUN_SKIP)
     assert done.returncode == 1, done.stdout + done.stderr
     for expected in BROWSER_FAILURES:
         assert expected in done.stdout, f"{expected!r} not in:\n{done.stdout}"
     assert (tmp_path / "shots" / "404-390-dark.png").exists(), done.stdout
+    # a figure drawn 800 units wide, fitted to a phone: its 12-unit text comes out near 6 px
+    assert re.search(r"wide.svg on short/one.html at 390 px: its smallest text is \d\.\d px",
+                     done.stdout), done.stdout  # fmt: skip
+    assert "wide.svg on short/one.html at 1280 px: caption None in the lightbox" in done.stdout
+    # without the site's style, GLightbox fits a tall figure to the window's height too
+    assert re.search(r"tall.svg on short/one.html at 1280 px: shown \d+ of 400 px", done.stdout)
+
+
+def add_figure(site: Path, name: str, svg: str, caption_in_lightbox: bool = True) -> None:
+    """figures/NAME on the small book's page, after its figure of graph.svg and written as the
+    build writes that one (caption under it, and handed to the lightbox unless told not to)."""
+    write(site / "figures" / name, svg)
+    page = site / "short" / "one.html"
+    text = page.read_text(encoding="utf-8")
+    block = re.search(r"<figure\b.*?</figure>", text, re.S).group(0)
+    assert "graph.svg" in block, block
+    copy = block.replace("graph.svg", name)
+    if not caption_in_lightbox:
+        copy = copy.replace("data-description=", "data-said=", 1)
+    page.write_text(text.replace(block, f"{block}\n{copy}", 1), encoding="utf-8")
