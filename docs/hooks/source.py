@@ -28,7 +28,6 @@ reading its marker lines (each marker gets snippets' escape `;`, which snippets 
 
 import ast
 import html
-import logging
 import re
 from pathlib import Path
 
@@ -60,18 +59,6 @@ STATE: dict = {}
 SEARCH_BOOST = 0.2
 API_MODULES = "<!-- api modules: docs/hooks/source.py writes a section per module here -->"
 STUB = f"---\nsearch:\n  boost: {SEARCH_BOOST}\n---\n\n# Source\n"
-
-
-class _PrintSiteOrder(logging.Filter):
-    """mkdocs-print-site warns that it is not the last plugin when hooks are configured as a
-    list (it counts them as plugins after it), though it is the last of `plugins:`; under
-    --strict that one warning would stop the build. This drops that message and no other."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        return "'print-site' should be defined as the *last* plugin" not in record.getMessage()
-
-
-logging.getLogger("mkdocs.plugins").addFilter(_PrintSiteOrder())
 
 
 def _root(config) -> Path:
