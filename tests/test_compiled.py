@@ -15,7 +15,7 @@ import pytest
 from common import gen_index_program, gen_program
 from test_rules_unit import CASES
 
-from uopc import F32, Ops, ParamArg, UOp, rewrite, speed
+from uopc import F32, I32, Ops, ParamArg, UOp, rewrite, speed
 from uopc.fold import FOLD, INLINE
 from uopc.rewrite import PatternMatcher, RewriteLimit, UPat, graph_rewrite, rule
 from uopc.speed.matcher import ARITY, CompiledMatcher
@@ -161,3 +161,91 @@ def test_the_arity_table_is_the_checkers():
     # a pattern over a fixed-arity op binds its srcs without a length test; others keep it
     source = CompiledMatcher(SYM).source
     assert "len(" not in source[Ops.NEG] and "(r1_s0 := u.src) and" in source[Ops.NEG]
+
+
+# ---------------------------------------------------------------------------------------------
+# Rule bodies written into the generated code (uopc/speed/inline.py)
+# ---------------------------------------------------------------------------------------------
+
+BUILT: list = []  # ids of the nodes the rule "let go" built, in order
+
+
+def loop_then_rest(u):
+    # a return inside a loop, and the rest of the body after it
+    for s in u.src:
+        if s.op is Ops.CONST and s.arg == 5:
+            return None
+    return s if s.op is Ops.CONST and s.arg != 3 else None
+
+
+def early_return_then_rest(x, c):
+    if c.arg == 2:
+        return x
+    total = [s.arg for s in (c, c)]  # a comprehension, and a local
+    if sum(total) == 12:
+        return x * c
+    return u_is_kept(x, c)
+
+
+def u_is_kept(x, c):
+    return None if c.arg != 7 else x + 1
+
+
+def let_go(x, c):
+    # builds a node, keeps it in a local and returns None: with the call, the node is freed
+    # when the function returns, so the next rule builds it again under a new id
+    node = x + 100
+    BUILT.append(node.id)
+    return None
+
+
+def built_again(x, c):
+    return x + 100 if c.arg == 9 else None
+
+
+def closure_rule():
+    k = 4
+
+    def fn(x, c):
+        return x + k if c.arg == k else None
+
+    return fn
+
+
+def test_inlined_rules_of_every_shape_agree_with_their_functions():
+    from uopc.rewrite import Rule
+
+    rules = []
+    for name, fn, by in (
+        ("loop then rest", lambda u: loop_then_rest(u), "mul"),  # a lambda: called
+        ("loop then rest, inlined", loop_then_rest, "mul"),
+        ("early return", early_return_then_rest, "add"),
+        ("let go", let_go, "add"),
+        ("built again", built_again, "add"),
+        ("closure", closure_rule(), "add"),  # a closure: called
+    ):
+        pattern = (
+            UPat(Ops.MUL, src=(UPat.var(), UPat.cvar()), name="u")
+            if by == "mul"
+            else UPat(Ops.ADD, src=(UPat.var("x"), UPat.cvar("c")))
+        )
+        rules.append(Rule(name, pattern, fn, False))
+    compiled, plain = CompiledMatcher(rules), PlainMatcher(rules)
+    add, mul = compiled.source[Ops.ADD], compiled.source[Ops.MUL]
+    assert "fn" not in add.split("# closure")[0] and "fn" in add.split("# closure")[1]
+    assert mul.count("= fn") == 1 and "for r1_s in" in mul  # the lambda's call; the loop, inlined
+    x = UOp(Ops.PARAM, arg=ParamArg(0, I32))
+    for k in range(-2, 13):
+        for node in (x + k, x * k, UOp(Ops.MUL, (x * 2, UOp.const(k)))):
+            outcomes = []
+            for matcher in (plain, compiled):
+                BUILT.clear()
+                result = matcher.rewrite(node)
+                shape = None if result is None else dumps(result)  # (holding no node)
+                # how many ids after the node "let go" built is the result's: the node let go
+                # must be freed before the next rule builds it again, in both
+                gap = result.id - BUILT[0] if result is not None and BUILT else None
+                outcomes.append((shape, gap))
+                del result  # so that the other matcher's rules find nothing of this one's
+            assert outcomes[0] == outcomes[1], (k, node, compiled.source[node.op])
+    assert compiled.fired == plain.fired and plain.fired["built again"] > 0

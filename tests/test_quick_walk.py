@@ -142,3 +142,17 @@ def test_a_matcher_that_asks_in_its_own_way_is_walked_plainly(monkeypatch):
     for pm in (PatternMatcher(STRICT), CompiledMatcher(STRICT), Tracer(STRICT)):
         quick._rewrite_to_fixed_point(x + 0, pm, None, None)
     assert calls == ["quick", "quick", "plain"]
+
+
+def test_the_count_as_steps_need_ends_at_count_nodes():
+    """walk.Count counts root's nodes only as far as a walk's steps need: its limit is never
+    one that the steps passed while nodes are left, and once all are counted, it is the plain
+    limit, from count_nodes."""
+    for seed in range(40):
+        root = gen_index_program(random.Random(seed))[0]
+        root = root * 3 + root  # a graph that shares nodes
+        count = quick.Count(root)
+        for steps in (0, rewrite.BASE_LIMIT, rewrite.BASE_LIMIT + 150, rewrite.BASE_LIMIT + 250):
+            assert count.limit_beyond(steps) >= min(steps, rewrite._limit_for(root))
+        assert count.limit_beyond(10**9) == rewrite._limit_for(root)
+        assert len(count.seen) == rewrite.count_nodes(root) and not count.stack

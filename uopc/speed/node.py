@@ -112,13 +112,25 @@ def new(cls, op, src=(), arg=None):
     except (TypeError, AttributeError):  # not an op, or an unhashable arg: the checker names it
         plain_infer(op, src, arg)
         raise UOpError(f"{op.name}: the arg must be hashable") from None
-    node = None if ref is None else ref()
-    # (a src tuple as an arg could pass for a key of the other kind: the length tells; a key
-    # that is the srcs themselves cannot)
-    if node is not None and (arg is None or len(node.src) == len(src)):
-        return node
+    if ref is not None:
+        node = ref()
+        # (a src tuple as an arg could pass for a key of the other kind: the length tells; a
+        # key that is the srcs themselves cannot)
+        if node is not None and (arg is None or len(node.src) == len(src)):
+            return node
     # the checker through its module: its twin when installed, the plain one when left out
-    return build_once(cls, op, src, arg, typecheck.infer(op, src, arg), bucket, key)
+    dtype = typecheck.infer(op, src, arg)
+    # build_once's steps written out (a call fewer for every new node)
+    _lock()
+    try:
+        ref = bucket.get(key)
+        if ref is not None:
+            node = ref()
+            if node is not None and len(node.src) == len(src):
+                return node
+        return cls._build(op, src, arg, dtype, bucket, key)
+    finally:
+        _unlock()
 
 
 _lock, _unlock = TABLE_LOCK.acquire, TABLE_LOCK.release  # (`with` costs twice as much)

@@ -1,0 +1,233 @@
+"""Rule bodies written into the compiled matcher: the call to a rule's function, inlined.
+
+Relies on nothing of uopc. The compiled matcher (`speed.matcher`) calls each rule's function
+with the nodes its pattern bound; for most rules the call costs more than the body, which
+usually tests a constant and returns None. `inline_rule` reads the function's own source (the
+file Python ran, checked against the running code: compiled again, it must give the very same
+code object), and turns its body into lines of the generated function: each parameter becomes
+a local bound to its node, every other local is renamed for the rule, a global is looked up
+once and handed to `exec` by name, and each `return value` becomes the matcher's own test
+(`if result is not None and result is not u`) and return. A `return` that stops the body early
+sends the rest of the body into an `else`; one inside a loop also leaves the loop (`break`)
+and the rest of the body goes into the loop's `else`. A body that this cannot carry over
+exactly (nested loops, `break`, `try`, `lambda`, a closure, ...) is not inlined: the rule's
+function is called, as before.
+
+Because the text comes from the source file, a mistake planted in a rule reaches the generated
+code too; tests/test_compiled.py holds the compiled matcher equal to the plain one over every
+rule and random graphs.
+"""
+
+import ast
+import builtins
+import copy
+import functools
+import linecache
+import types
+
+MAX_LINES = 60  # a body that unfolds to more lines than this is called, not inlined
+RESERVED = ("u", "ctx", "result")  # the generated function's own names
+
+
+class NotInlined(Exception):
+    """The body holds something inline_rule does not carry over exactly."""
+
+
+def function_tree(fn) -> ast.FunctionDef | None:
+    """The tree of fn's definition, from its source file, if that source is what runs: the
+    file compiled again (not run) must hold fn's own code object."""
+    code = getattr(fn, "__code__", None)  # (a builtin, a partial or a method has none)
+    if code is None or not isinstance(code, types.CodeType):
+        return None
+    filename = code.co_filename
+    module = module_tree(filename, "".join(linecache.getlines(filename)))
+    if module is None:
+        return None
+    tree, codes = module
+    if codes.get((code.co_name, code.co_firstlineno)) != code:
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef) and node.name == code.co_name:
+            first = min([node.lineno] + [d.lineno for d in node.decorator_list])
+            if first == code.co_firstlineno:
+                return copy.deepcopy(node)  # the caller rewrites it; the cached tree stays
+    return None
+
+
+@functools.cache
+def module_tree(filename: str, source: str):
+    """(tree, {(name, first line): code object}) of a module's source, or None."""
+    try:
+        tree = ast.parse(source, filename)
+        code = compile(tree, filename, "exec")
+    except (SyntaxError, ValueError):
+        return None
+    codes, stack = {}, [code]
+    while stack:
+        for const in stack.pop().co_consts:
+            if isinstance(const, types.CodeType):
+                codes[const.co_name, const.co_firstlineno] = const
+                stack.append(const)
+    return tree, codes
+
+
+ALLOWED = (
+    ast.Assign, ast.AugAssign, ast.Expr, ast.Pass, ast.If, ast.For, ast.Return,
+    ast.expr, ast.expr_context, ast.operator, ast.boolop, ast.unaryop, ast.cmpop,
+    ast.comprehension, ast.arguments, ast.arg, ast.keyword,
+)  # fmt: skip
+REFUSED = (ast.Lambda, ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Await)
+
+
+def check_nodes(body: list) -> None:
+    for statement in body:
+        for node in ast.walk(statement):
+            if isinstance(node, REFUSED) or not isinstance(node, ALLOWED):
+                raise NotInlined(type(node).__name__)
+            if isinstance(node, ast.For) and (node.orelse or any(
+                isinstance(inner, ast.For | ast.Break | ast.Continue)
+                for child in node.body for inner in ast.walk(child)
+            )):  # fmt: skip
+                raise NotInlined("a loop with else, an inner loop, break or continue")
+
+
+class Inliner:
+    """One rule's body made into lines of the generated function."""
+
+    def __init__(self, fn, tree: ast.FunctionDef, prefix: str, names: dict, rule_name: str):
+        self.fn, self.prefix, self.names, self.rule_name = fn, prefix, names, rule_name
+        code = fn.__code__
+        self.locals = set(code.co_varnames)
+        targets = {
+            n.id
+            for c in ast.walk(tree)
+            if isinstance(c, ast.comprehension)
+            for n in ast.walk(c.target)
+            if isinstance(n, ast.Name)
+        }
+        if code.co_cellvars or code.co_freevars or targets & (set(code.co_names) | self.locals):
+            raise NotInlined("a closure, or a comprehension variable with another meaning")
+        self.locals |= targets
+        self.renamed: set[str] = set()
+
+    def name(self, node: ast.Name) -> ast.Name:
+        """A local gets the rule's prefix; a global is handed over under a name of its own."""
+        if node.id in self.locals:
+            new = f"{self.prefix}_{node.id}"
+            self.renamed.add(new)
+        else:
+            new = self.global_name(node.id)
+        return ast.copy_location(ast.Name(new, node.ctx), node)
+
+    def global_name(self, name: str) -> str:
+        if name in self.fn.__globals__:
+            value = self.fn.__globals__[name]
+        elif hasattr(builtins, name):
+            value = getattr(builtins, name)
+        else:
+            raise NotInlined(f"the name {name} is not defined")
+        if name not in RESERVED and self.names.get(name, value) is value:
+            self.names[name] = value
+            return name
+        alias = f"g{len(self.names)}_{name}"
+        self.names[alias] = value
+        return alias
+
+    def returned(self, value: ast.expr | None, in_loop: bool) -> list:
+        """`return value` as the matcher returns: only a result that is news."""
+        if value is None or (isinstance(value, ast.Constant) and value.value is None):
+            lines = []
+        else:
+            lines = ast.parse(
+                "result = VALUE\n"
+                "if result is not None and result is not u:\n"
+                f"    fired[{self.rule_name!r}] += 1\n"
+                "    return result\n"
+            ).body
+            lines[0].value = value
+        return lines + [ast.Break()] if in_loop else lines or [ast.Pass()]
+
+    def block(self, statements: list, in_loop: bool = False) -> list:
+        """The statements with each return turned, and what follows an early one moved into
+        the branch or the loop's else that reaches it."""
+        out = []
+        for number, statement in enumerate(statements):
+            rest = statements[number + 1 :]
+            if isinstance(statement, ast.Return):
+                return out + self.returned(statement.value, in_loop)
+            if not any(isinstance(n, ast.Return) for n in ast.walk(statement)):
+                out.append(statement)
+                continue
+            if isinstance(statement, ast.If):
+                body = statement.body + ([] if ends(statement.body) else rest)
+                orelse = statement.orelse + ([] if ends(statement.orelse) else rest)
+                body, orelse = self.block(body, in_loop), self.block(orelse, in_loop)
+                out.append(branch(statement.test, body, orelse))
+                return out
+            if isinstance(statement, ast.For) and not in_loop:
+                body = self.block(statement.body, in_loop=True)
+                out.append(ast.For(statement.target, statement.iter, body, self.block(rest)))
+                return out
+            raise NotInlined(type(statement).__name__)
+        return out
+
+
+def branch(test: ast.expr, body: list, orelse: list) -> ast.If:
+    """if test: body else: orelse, without a branch that only passes."""
+    if orelse and all(isinstance(s, ast.Pass) for s in orelse):
+        orelse = []
+    if orelse and all(isinstance(s, ast.Pass) for s in body):
+        return ast.If(ast.UnaryOp(ast.Not(), test), orelse, [])
+    return ast.If(test, body, orelse)
+
+
+def ends(statements: list) -> bool:
+    """Whether every way through the statements ends in a return."""
+    if not statements:
+        return False
+    last = statements[-1]
+    if isinstance(last, ast.Return):
+        return True
+    return isinstance(last, ast.If) and ends(last.body) and ends(last.orelse)
+
+
+class Renamer(ast.NodeTransformer):
+    def __init__(self, inliner: Inliner):
+        self.inliner = inliner
+
+    def visit_Name(self, node):
+        return self.inliner.name(node)
+
+
+def inline_rule(r, bound: dict, prefix: str, names: dict) -> tuple[list, list] | None:
+    """(lines, locals) that stand for calling r's function with the nodes `bound` names
+    (pattern name -> expression), or None when the call stays: each parameter bound first,
+    then the body. The caller sets the body's locals to None after it, so that a node the
+    body built and let go is freed when the function would have freed it (or hash consing
+    could find it later, where the plain matcher builds it again with a new id)."""
+    tree = function_tree(r.fn)
+    if tree is None:
+        return None
+    given = {**bound, "ctx": "ctx"} if r.wants_ctx else bound
+    arguments = tree.args
+    parameters = [a.arg for a in arguments.args]
+    if (
+        arguments.posonlyargs or arguments.vararg or arguments.kwonlyargs or arguments.kwarg
+        or arguments.defaults or set(parameters) != set(given)
+    ):  # fmt: skip
+        return None
+    try:
+        check_nodes(tree.body)
+        inliner = Inliner(r.fn, tree, prefix, names, r.name)
+        body = tree.body
+        if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+            body = body[1:]  # the docstring
+        renamer = Renamer(inliner)  # first, so that the matcher's own names stay as they are
+        statements = inliner.block([renamer.visit(s) for s in body])
+    except NotInlined:
+        return None
+    lines = [f"{prefix}_{name} = {given[name]}" for name in parameters]
+    lines += ast.unparse(ast.fix_missing_locations(ast.Module(statements, []))).splitlines()
+    if len(lines) > MAX_LINES:
+        return None
+    return lines or ["pass"], sorted(inliner.renamed - {f"{prefix}_{name}" for name in parameters})
