@@ -268,3 +268,29 @@ def test_the_constructor_twin_builds_what_the_plain_one_builds():
     for root in graphs():  # every node of random graphs, asked again: the node itself
         for node in root.toposort():
             assert twins.new(UOp, node.op, node.src, node.arg) is node
+
+
+def test_the_forget_twin_drops_what_the_plain_one_drops():
+    """node.forget (the callback of the weak references the _build twin makes) against
+    uop._forget: the entry of a freed node goes, an entry replaced since by a newer node with
+    that key stays, in both; and a node built through the twins leaves no entry when freed."""
+    from types import SimpleNamespace
+
+    from uopc import uop
+
+    for key in [(1, 2), ("int", 7), ()]:
+        for replaced in (False, True):
+            outcomes = []
+            for function in (uop._forget, twins.forget):
+                ref, newer = SimpleNamespace(key=key), SimpleNamespace(key=key)
+                bucket = {key: newer if replaced else ref, "other": ref}
+                function(bucket, ref)
+                outcomes.append(sorted(map(repr, bucket)) + [bucket.get(key) is newer])
+            assert outcomes[0] == outcomes[1], (key, replaced, outcomes)
+    x = param(0, I32)
+    constant = UOp.const(123_457)
+    node = twins.new(UOp, Ops.ADD, (x, constant))
+    bucket = twins.BUCKETS[Ops.ADD._value_]
+    assert bucket[(x, constant)]() is node
+    del node
+    assert (x, constant) not in bucket

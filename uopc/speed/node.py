@@ -9,6 +9,7 @@ plain function over random graphs, every op and every pair of dtypes.
 """
 
 import enum
+import functools
 
 from .. import typecheck
 from ..dtypes import BOOL, I32, INT_MAX, INT_MIN, VALUE_DTYPES
@@ -157,7 +158,8 @@ _set_op, _set_src, _set_arg, _set_dtype, _set_id, _set_range = FIELD_SETTERS.val
 
 
 def _build(cls, op, src, arg, dtype, bucket, key) -> UOp:
-    """UOp._build: a new node with a checked dtype, entered in its bucket of the table."""
+    """UOp._build: a new node with a checked dtype, entered in its bucket of the table (the
+    weak reference calls `forget` below when the node is freed)."""
     node = object.__new__(cls)
     _set_op(node, op)
     _set_src(node, src)
@@ -165,9 +167,26 @@ def _build(cls, op, src, arg, dtype, bucket, key) -> UOp:
     _set_dtype(node, dtype)
     _set_id(node, next(_ids))
     _set_range(node, None)
-    ref = bucket[key] = _Ref(node, bucket.forget)
+    ref = bucket[key] = _Ref(node, FORGET[id(bucket)])
     ref.key = key
     return node
+
+
+def forget(bucket: dict, ref: _Ref) -> None:
+    """uop._forget, the steps it takes when a node is freed, with the lock taken through its
+    methods (a freed node pays for `with` as a new one does: see build_once)."""
+    if _lock is None or _unlock is None:  # Python is shutting down and cleared this module
+        return
+    _lock()
+    try:
+        if bucket.get(ref.key) is ref:  # not replaced since by a newer node with that key
+            del bucket[ref.key]
+    finally:
+        _unlock()
+
+
+# each bucket's callback, made once (as the bucket makes its own): id of the bucket -> callback
+FORGET = {id(b): functools.partial(forget, b) for b in (*TABLE.values(), *ARG_TABLE.values())}
 
 
 def replace_src(self, src: tuple) -> UOp:
