@@ -8,7 +8,9 @@ pop it (the first such sources before the node's other sources are pushed, the l
 the node comes back), and walks a replacement at once; it calls each op's compiled function
 itself, where the plain walk goes through `rewrite`. Python's cyclic garbage collector is
 paused while it runs: nodes never form reference cycles (a src is always older than its user),
-so a collection during a walk finds nothing, yet each full one scans every live node.
+so a collection during a walk finds nothing, yet each full one scans every live node. Past
+BASE_LIMIT steps, the limit scales with root's graph, whose nodes `Count` counts only as far as
+the steps need (the plain walk counts them all at once).
 
 Invariant: for every graph, rule list and limit, `walk` asks the same questions in the same
 order as the plain walk, so it builds the same nodes in the same order (ids included), counts
@@ -97,14 +99,15 @@ def walk(root, pm, ctx, limit):
     """The quicker walk itself, for a matcher whose rewrite is the compiled one.
 
     One long function: its speed comes from keeping the loop's names local."""
-    limits = [BASE_LIMIT if limit is None else limit]  # the limit so far
-    counting = Count(root) if limit is None else None  # root's nodes, counted as steps need
+    limits = [BASE_LIMIT if limit is None else limit, None]  # the limit so far, the Count
 
     def over(steps: int) -> bool:
         """Called when steps passes the limit: as the plain walk, scale it (counting root's
         nodes only as far as steps needs), and stop past the limit of root's whole graph."""
-        if counting is not None:
-            limits[0] = counting.limit_beyond(steps)
+        if limit is None:
+            if limits[1] is None:
+                limits[1] = Count(root)  # made here: most walks never pass BASE_LIMIT
+            limits[0] = limits[1].limit_beyond(steps)
         if steps > limits[0]:
             busiest = pm.fired.most_common(3)
             raise RewriteLimit(f"more than {limits[0]} rewrite steps; busiest rules: {busiest}")
