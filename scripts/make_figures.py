@@ -7,8 +7,8 @@ Graphs, drawn by Graphviz (`dot -Tsvg`) from the real UOp graphs through `python
 chain_after.svg, shared_graph.svg, ranges.svg and ranges_big.svg (each integer node's range under
 its label); shared_tree.svg is the graph of shared_graph.svg written out as a tree.
 Chapter 8's engine_states.svg shows how the rewrite loop treats a stack entry, its states read
-from the loop's source and each move checked against it; egraph.svg is an e-graph computed here
-(EGraph, saturate) by applying demos/run_demos.py's rules distribute and factor to a*(b+c).
+from the loop's source and each move checked against it; egraph.svg draws the e-graph that
+demos/egraph.py computes (a*(b+c) saturated with distribute and factor), from its --json output.
 The pipeline of chapter 1, pipeline.svg, shows the size of each stage counted from uopc/
 (transparent background, dark text on light boxes and mid-tone arrows: it reads on both themes),
 its stages in a column so that it fits a phone.
@@ -337,149 +337,40 @@ def engine_states_dot() -> str:
     return "\n".join([*lines, "}"]) + "\n"
 
 
-class EGraph:
-    """A small e-graph, enough for one example: e-nodes (op, arg key, classes of the sources)
-    sorted into classes by a union-find, and for each class the first term that made it."""
-
-    def __init__(self):
-        self.parent: list[int] = []
-        self.nodes: dict[tuple, int] = {}  # e-node -> its class, canonical after rebuild()
-        self.made: dict[tuple, tuple] = {}  # e-node -> (its op and arg, the rule that added it)
-        self.term: list[UOp] = []  # class -> the first term that made it
-
-    def find(self, k: int) -> int:
-        while self.parent[k] != k:
-            k = self.parent[k]
-        return k
-
-    def add(self, root: UOp, by: str) -> int:
-        """The class of root, adding an e-node for each node of it not there yet."""
-        from uopc.uop import arg_key
-
-        of: dict[UOp, int] = {}
-        for u in root.toposort():
-            enode = (u.op, arg_key(u.arg), tuple(self.find(of[s]) for s in u.src))
-            if enode not in self.nodes:
-                self.nodes[enode] = len(self.parent)
-                self.made[enode] = ((u.op, u.arg), by)
-                self.parent.append(len(self.parent))
-                self.term.append(u)
-            of[u] = self.find(self.nodes[enode])
-        return of[root]
-
-    def union(self, a: int, b: int) -> bool:
-        a, b = self.find(a), self.find(b)
-        self.parent[max(a, b)] = min(a, b)  # the older class keeps its id and its term
-        return a != b
-
-    def rebuild(self) -> None:
-        """Sources made canonical; two e-nodes that become one merge their classes."""
-        merged = True
-        while merged:
-            merged, nodes, made = False, {}, {}
-            for (op, key, srcs), k in self.nodes.items():
-                enode = (op, key, tuple(self.find(s) for s in srcs))
-                if enode in nodes:
-                    merged |= self.union(nodes[enode], k)
-                else:
-                    nodes[enode], made[enode] = k, self.made[(op, key, srcs)]
-            self.nodes = {enode: self.find(k) for enode, k in nodes.items()}
-            self.made = made
-
-    def classes(self) -> dict[int, list[tuple]]:
-        found: dict[int, list[tuple]] = {}
-        for enode, k in self.nodes.items():
-            found.setdefault(self.find(k), []).append(enode)
-        return found
-
-    def terms(self, k: int):
-        """Each term of class k two levels deep, below that the first term of each class: what
-        a rule of two levels, such as distribute and factor, can match."""
-        import itertools
-
-        def shallow(enode):
-            (op, arg), _ = self.made[enode]
-            return UOp(op, tuple(self.term[self.find(s)] for s in enode[2]), arg)
-
-        classes = self.classes()
-        for enode in classes[k]:
-            (op, arg), _ = self.made[enode]
-            choices = [[shallow(e) for e in classes[self.find(s)]] for s in enode[2]]
-            for srcs in itertools.product(*choices):
-                yield UOp(op, tuple(srcs), arg)
-
-
-EGRAPH_NAMES = {0: "a", 1: "b", 2: "c"}
-EGRAPH_ROUNDS = 10  # far more than the example needs: a round that changes nothing ends it
+EGRAPH_DEMO = ROOT / "demos" / "egraph.py"
 ADDED_FILL = "#fff3e0"  # the e-nodes a rule added: a light tint, dark text on both themes
 
 
-def saturate(start: UOp, rules) -> tuple[EGraph, int, dict]:
-    """Every rule on every term of every class, round after round, each answer added to the
-    class of the term it matched, until a round adds no e-node and merges no class.
-    The e-graph, the class of start, and per rule (matches, e-nodes it added)."""
-    graph, counts = EGraph(), {r.name: [0, 0] for r in rules}
-    root = graph.add(start, "")
-    for _ in range(EGRAPH_ROUNDS):
-        found = []  # every match of the round, found before any answer is added
-        for k in graph.classes():
-            for term in graph.terms(k):
-                for r in rules:
-                    store: dict = {}
-                    if r.pat.match(term, store):
-                        found.append((k, r.name, r.fn(ctx=None, **store) if r.wants_ctx
-                                      else r.fn(**store)))  # fmt: skip
-        before = (len(graph.nodes), len(graph.classes()))
-        for k, name, answer in found:
-            size = len(graph.nodes)
-            graph.union(k, graph.add(answer, name))
-            counts[name][0] += 1
-            counts[name][1] += len(graph.nodes) - size
-        graph.rebuild()
-        if (len(graph.nodes), len(graph.classes())) == before:
-            return graph, graph.find(root), counts
-    raise SystemExit(f"make_figures: no saturation in {EGRAPH_ROUNDS} rounds")
-
-
 def egraph_dot() -> str:
-    """Chapter 8's e-graph: a*(b+c) saturated with demos/run_demos.py's distribute and factor.
-    A class is a dashed box around its e-nodes, each labelled with its op and written out; an
-    edge runs from a source's class to the e-node that reads it; the e-nodes a rule added are
-    tinted."""
-    if str(ROOT / "demos") not in sys.path:  # run_demos imports _common from beside it
-        sys.path.append(str(ROOT / "demos"))
-    import run_demos  # the demo's own rules: the figure applies exactly what the demo runs
-
-    from uopc.textfmt import infix
-
-    a, b, c = (UOp(Ops.PARAM, arg=ParamArg(slot, I32)) for slot in EGRAPH_NAMES)
-    graph, root, counts = saturate(a * (b + c), run_demos.LOOP_RULES)
-    classes = graph.classes()
-    # what the caption says: one class holds both forms; factor matched and added nothing new
-    factor_matched, factor_added = counts["factor"]
-    if len(classes[root]) != 2 or not factor_matched or factor_added or not counts["distribute"][1]:
-        raise SystemExit(f"make_figures: the e-graph is not the one chapter 8 shows: {counts}")
-    ids = {enode: f"e{number}" for number, enode in enumerate(graph.nodes)}
-    head = to_dot(a).splitlines()[:4]  # to_dot's header, so that both_palettes applies
+    """Chapter 8's e-graph, as demos/egraph.py computes it (its --json output): a class is a
+    dashed box around its e-nodes, each labelled with its op and written out; an edge runs from
+    a source's class to the e-node that reads it; the e-nodes a rule added are tinted."""
+    done = subprocess.run(
+        [sys.executable, str(EGRAPH_DEMO), "--json"], capture_output=True, text=True, check=False
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"make_figures: demos/egraph.py failed: {done.stderr.strip()}")
+    enodes = json.loads(done.stdout)
+    classes: dict[int, list[int]] = {}
+    for number, enode in enumerate(enodes):
+        classes.setdefault(enode["class"], []).append(number)
+    head = to_dot(UOp.const(0)).splitlines()[:4]  # to_dot's header, so that both_palettes applies
     lines = [*head, "  graph [compound=true];"]
-    for k, enodes in classes.items():
+    for k, members in classes.items():
         lines.append(f"  subgraph cluster_{k} {{")
         lines.append(f'    style="rounded,dashed"; color="{GREY}"; label="";')
-        for enode in enodes:
-            (op, arg), by = graph.made[enode]
-            srcs = tuple(graph.term[graph.find(s)] for s in enode[2])
-            if op in LEAVES:  # a param, drawn as to_dot draws a leaf
-                label, look = EGRAPH_NAMES[arg.slot], ", shape=ellipse"
-            else:  # the op, then the e-node written out with the first term of each source
-                written = infix(UOp(op, srcs, arg), EGRAPH_NAMES).removeprefix("(")[:-1]
-                label, look = f"{op.name.lower()}\\n{written}", ""
-            look += f', fillcolor="{ADDED_FILL}"' if by else ""
-            lines.append(f'    {ids[enode]} [label="{label}"{look}];')
+        for number in members:
+            enode = enodes[number]
+            if enode["leaf"]:  # a param, drawn as to_dot draws a leaf
+                label, look = enode["text"], ", shape=ellipse"
+            else:
+                label, look = f"{enode['op']}\\n{enode['text']}", ""
+            look += f', fillcolor="{ADDED_FILL}"' if enode["by"] else ""
+            lines.append(f'    e{number} [label="{label}"{look}];')
         lines.append("  }")
-    for enode in graph.nodes:
-        for s in enode[2]:
-            tail = classes[graph.find(s)][0]
-            lines.append(f"  {ids[tail]} -> {ids[enode]} [ltail=cluster_{graph.find(s)}];")
+    for number, enode in enumerate(enodes):
+        for k in enode["sources"]:
+            lines.append(f"  e{classes[k][0]} -> e{number} [ltail=cluster_{k}];")
     return "\n".join([*lines, "}"]) + "\n"
 
 

@@ -114,6 +114,7 @@ DEMOS = (
     "upat_fields",
     "fold",
     "order",
+    "egraph",
     "fast_math",
     "memory",
     "c_traps",
@@ -125,6 +126,7 @@ DEMOS = (
 # What a demo reads besides its own source and the package: saved outputs, test files.
 DEMO_INPUTS = {
     "ranges_table": ("demos/walkthrough.py",),  # its TracingMatcher
+    "egraph": ("demos/run_demos.py",),  # its rules distribute and factor
     "order": ("tests/shrink.py",),
     "fast_math": ("tests/test_pipeline.py", "tests/shrink.py"),
     "integers": ("out/tests/mutant_matrix.txt", "out/tests/counts.txt", "tests/test_pipeline.py"),

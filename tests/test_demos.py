@@ -39,6 +39,7 @@ BLOCKS = {
     "upat_fields": ["upat-fields"],
     "fold": ["fold-relu", "partial-evaluation"],
     "order": ["order", "smallest", "each-way"],
+    "egraph": ["egraph"],
     "fast_math": ["first", "shrunk"],
     "runtime_steps": ["steps", "cache", "failures"],
 }  # fmt: skip
