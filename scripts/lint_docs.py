@@ -16,11 +16,13 @@ For every page under docs/ (less what mkdocs.yml's exclude_docs leaves out):
 - typed numbers: a number in the prose (outside code spans, includes, placeholders, links and
   HTML) that has a thousands separator, a decimal point or an exponent, or is 10 or more, is
   taken for a measured figure typed by hand, unless it is a step, chapter, exercise or part
-  number, a power of two or one off it, a power written 2^31, one of the constants of ALLOWED
+  number, a power of two or one off it, a power written 2^31^, one of the constants of ALLOWED
   below, or allowed on its page by `<!-- typed-number TOKEN: reason -->`. A code span is code,
   whose numbers are its own (`x + 0.0`, `add(3.4e38, 3.4e38)`), unless it holds nothing but a
   value: a number, `nan`, `inf` or a list of them (`16777220.0`, `[10.0, 40.0, 90.0]`). Such a
   span quotes a result, and its numbers are held to the same rule as the prose's;
+- powers: a caret of the prose (outside code spans, comments and placeholders) is closed by a
+  second one, 2^31^, which pymdownx.caret sets raised; an open 2^31 would print its caret;
 - usage: every excerpt and every file under out/ is included or shown by some page, read by
   scripts/make_numbers.py, or listed in scripts/unused_outputs.txt with a reason;
 - "Not verified": every `!!! warning "Not verified"` note links to an item of the list of what
@@ -119,6 +121,10 @@ PLACE = re.compile(
     r"\d+(?:\.\d+)?(?:\s*(?:-|–|—|,|and|or|to)\s*\d+(?:\.\d+)?)*"
 )
 POWER = re.compile(r"\b\d+\s*(?:\^|\*\*)\s*\(?[-\d]+\)?")
+# A power in the prose is written closed, 2^31^, which pymdownx.caret sets raised; a caret left
+# open (2^31, (-1)^1) would be printed as it is. A closed one holds no space (caret's own rule).
+CLOSED_POWER = re.compile(r"\^[^\s^]+\^")
+OPEN_POWER = re.compile(r"\S*\^\S*")
 NUMBER = re.compile(r"(?<![\w.])(?<!\w-)(\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?)(?![\w])")
 CODE_SPAN = re.compile(r"(`+)(.+?)\1")
 # A code span that is only a value: a number (signed, with separators or an exponent), nan or
@@ -296,6 +302,8 @@ class Lint:
                     f"of that many of them ({key}): use its placeholder if it counts the same "
                     f"thing, or allow it with <!-- typed-number {token}: reason -->",
                 )
+        for power in open_powers(line):
+            self.report(page, number, f"an open power {power}: close it, {power}^ (pymdownx.caret)")
         for token in typed_numbers(line) + span_numbers(line):
             if token not in allowed:
                 self.report(
@@ -637,6 +645,13 @@ def word_counts(line: str, counts: dict) -> list[tuple[str, str, str]]:
         if keys:
             found.append((match.group(0), match.group(1).lower(), " or ".join(keys)))
     return found
+
+
+def open_powers(line: str) -> list[str]:
+    """The carets of a line of prose that no closing caret pairs with."""
+    for pattern in NOT_PROSE:
+        line = pattern.sub(lambda m: "N" if m.group(0).startswith("{{") else " ", line)
+    return OPEN_POWER.findall(CLOSED_POWER.sub("", line))
 
 
 def typed_numbers(line: str) -> list[str]:

@@ -132,6 +132,8 @@ LINT_FAULTS = [  # (what, text to replace in the page, replacement, expected in 
     ("no caption", "<figcaption>What the figure says.</figcaption>", "", "without a <figcaption>"),
     ("empty caption", "What the figure says.", " ", "without a <figcaption>"),
     ("no <figure>", '<figure markdown="span">', "", "without a <figcaption>"),
+    ("open power", "{{ n.lines }} lines", "2^31 lines", "an open power 2^31"),
+    ("open power of a bracket", "{{ n.lines }} lines", "(-1)^1 lines", "an open power (-1)^1"),
 ]
 
 
@@ -217,6 +219,13 @@ def test_lint_catches_a_count_typed_as_a_word_that_a_program_states(book):
 )
 def test_lint_leaves_code_in_a_code_span_alone(book, span):
     plant(book / "docs" / "short" / "one.md", "{{ n.lines }} lines", f"{span} lines")
+    done = lint(book)
+    assert done.returncode == 0, done.stdout
+
+
+@pytest.mark.parametrize("power", ["2^31^", "2^{{ n.lines }}^", "(-1)^1^", "`x ^ y`"])
+def test_lint_allows_a_closed_power_and_a_caret_in_code(book, power):
+    plant(book / "docs" / "short" / "one.md", "{{ n.lines }} lines", f"{power} lines")
     done = lint(book)
     assert done.returncode == 0, done.stdout
 
