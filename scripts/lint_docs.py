@@ -7,7 +7,8 @@ For every page under docs/ (less what mkdocs.yml's exclude_docs leaves out):
 - fences: a fenced block holds only include lines (`--8<-- "path"`), and has a title, unless the
   line just before it is `<!-- literal: reason -->` (a command the reader types, say);
 - includes: each is alone on its line, inside a fence (a whole .md file may stand alone); its
-  file is under out/, excerpts/ or code/, exists and is not empty; a section (`path:name`) has
+  file is under out/, excerpts/ or code/ (that it exists and is not empty, the build checks:
+  docs/hooks/includes.py); a section (`path:name`) has
   exactly one start and one end marker, in that order, with something between; a line range
   (`path:3:9`) is refused, since it drifts when the source changes;
 - listings a screen long: in chapters 1 to 11 (docs/partK/NN-*.md, NN <= 11), a fenced block
@@ -321,14 +322,9 @@ class Lint:
         if not path.startswith(INCLUDE_ROOTS) and not path.endswith(".md"):
             self.report(page, number, f"{path}: include from out/, excerpts/ or code/ only")
         file = self.root / path
-        if not file.is_file():
-            self.report(page, number, f"{path}: no such file (run ./run_all.sh?)")
-            return
+        if section is None or not file.is_file():
+            return  # a missing or empty file stops the build itself (docs/hooks/includes.py)
         text = file.read_text(encoding="utf-8")
-        if not text.strip():
-            self.report(page, number, f"{path}: the included file is empty")
-        if section is None:
-            return
         if re.fullmatch(r"[\d:,-]+", section):
             self.report(page, number, f"{target}: a line range drifts; cut by a named region")
             return

@@ -123,7 +123,6 @@ LINT_FAULTS = [  # (what, text to replace in the page, replacement, expected in 
     ("typed decimal", "{{ n.lines }} lines", "0.96 lines", "the number 0.96 is typed"),
     ("unmarked literal", "<!-- literal: a command the reader types -->\n", "", "not an include"),
     ("include in a sentence", "The program", 'See --8<-- "out/short/demo.txt". The', "sentence"),
-    ("missing file", "out/short/demo.txt", "out/short/gone.txt", "no such file"),
     ("line range", "excerpts/uopc/mod/double.py", "uopc/mod.py:1:3", "line range"),
     ("missing section", "excerpts/uopc/mod/double.py", "uopc/mod.py:triple", "0 start"),
     ("no title", 'python title="uopc/mod.py: double"', "python", 'needs title="..."'),
@@ -230,11 +229,9 @@ def test_lint_allows_a_closed_power_and_a_caret_in_code(book, power):
     assert done.returncode == 0, done.stdout
 
 
-def test_lint_catches_an_empty_include_and_an_unused_output(book):
-    (book / "out" / "short" / "demo.txt").write_text("")
+def test_lint_catches_an_unused_output(book):
     write(book / "out" / "short" / "other.txt", "nobody shows this\n")
     done = lint(book)
-    assert "the included file is empty" in done.stdout, done.stdout
     assert "out/short/other.txt: no page uses it" in done.stdout, done.stdout
 
 

@@ -1,5 +1,9 @@
 """mkdocs hook: every figure opens in the lightbox, with its caption under it.
 
+Why a hook: mkdocs-glightbox (0.5, maintained, used here) does the opening, but skips an image
+that already stands in a link, and takes a slide's words only from the image's own attributes
+(`data-description`, or the alt text with auto_caption), never from its <figure>'s caption.
+
 mkdocs-glightbox wraps every image of a page in a link that opens it full size in a lightbox,
 but leaves alone an image that is already inside a link: a page that writes
 `[![alt](../figures/bump.svg)](../figures/bump.svg)` would open that figure as a bare file
