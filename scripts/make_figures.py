@@ -164,15 +164,18 @@ def tree_dot(root: UOp) -> str:
     return "\n".join([*head, *lines, *edges, "}"]) + "\n"
 
 
-def ranges_dot(root: UOp) -> str:
-    """to_dot with each integer node's range and safe flag under its label; a param's declared
-    range on a line of its own (narrow enough for a phone)."""
+def ranges_dot(root: UOp, names: dict[int, str]) -> str:
+    """to_dot with each integer node's range and safe flag under its label; a param named as
+    the text names it (names: slot -> name), its declared range on a line of its own (narrow
+    enough for a phone)."""
     nodes = root.toposort()
 
     def label(match: re.Match) -> str:
         u = nodes[int(match[1])]
         note = f"[{u.vmin}, {u.vmax}]" + ("" if u.safe else "\\nunsafe")
-        text = match[2].replace(" [", "\\n[")  # "param 0: i32" over its declared range
+        text = match[2].replace(" [", "\\n[")  # "i: i32" over its declared range
+        if u.op is Ops.PARAM:
+            text = text.replace(f"param {u.arg.slot}:", f"{names[u.arg.slot]}:", 1)
         return f'  n{match[1]} [label="{text}\\n{note}"'
 
     return re.sub(r'(?m)^  n(\d+) \[label="([^"]*)"', label, to_dot(root))
@@ -385,8 +388,8 @@ GRAPHS = {
     "chain_after.svg": lambda: simplify(chain()),
     "shared_graph.svg": shared_sum,
     "shared_tree.svg": lambda: tree_dot(shared_sum()),
-    "ranges.svg": lambda: ranges_dot(index_expression()),
-    "ranges_big.svg": lambda: ranges_dot(big_product()),
+    "ranges.svg": lambda: ranges_dot(index_expression(), {0: "i", 1: "j"}),
+    "ranges_big.svg": lambda: ranges_dot(big_product(), {0: "big"}),
     "split_line.svg": split_line,
     "engine_states.svg": engine_states_dot,
     "egraph.svg": egraph_dot,

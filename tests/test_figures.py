@@ -147,6 +147,9 @@ def test_range_figures_show_the_ranges_the_analysis_computes(two_runs):
     for rng in ("[0, 60]", "[0, 63]", "[0, 15]"):  # i*4, i*4 + j, the quotient
         assert rng in texts["ranges.svg"]
     assert "unsafe" not in texts["ranges.svg"]
+    assert "i: i32" in texts["ranges.svg"] and "j: i32" in texts["ranges.svg"]  # as the text
+    assert "big: i32" in texts["ranges_big.svg"]  # names them, not param 0 and param 1
+    assert "param" not in texts["ranges.svg"] + texts["ranges_big.svg"]
     assert "[-2147483648, 2147483647] unsafe" in texts["ranges_big.svg"]
 
 
