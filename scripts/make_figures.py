@@ -2,22 +2,15 @@
 
     python scripts/make_figures.py [--out DIR] [--data FILE]
 
-Graphs, drawn by Graphviz (`dot -Tsvg`) from the real UOp graphs through `python -m uopc dot`'s
-`to_dot`: relu.svg, sharing.svg, index_before.svg, index_after.svg, bump.svg, chain_before.svg,
-chain_after.svg, shared_graph.svg, ranges.svg and ranges_big.svg (each integer node's range under
-its label); shared_tree.svg is the graph of shared_graph.svg written out as a tree.
-Chapter 8's engine_states.svg shows how the rewrite loop treats a stack entry, its states read
-from the loop's source and each move checked against it; egraph.svg draws the e-graph that
-demos/egraph.py computes (a*(b+c) saturated with distribute and factor), from its --json output.
-The pipeline of chapter 1, pipeline.svg, shows the size of each stage counted from uopc/
-(transparent background, dark text on light boxes and mid-tone arrows: it reads on both themes),
-its stages in a column so that it fits a phone.
-Plots, drawn by matplotlib from the benchmark's data (default out/bench/bench.json):
-compile_times.svg and relu_ns.svg. Until the benchmark has run, the plots are skipped with a
-note; a --data file that is missing or malformed is an error.
-Chapter 15's heat map of the planted bugs, mutant_matrix.svg, is drawn by matplotlib from the
-saved output of tests/mutant_matrix.py (out/tests/mutant_matrix.txt): a bug per row, a layer per
-column; until that output exists it is skipped with a note.
+Graphs (GRAPHS below), drawn by Graphviz (`dot -Tsvg`) from the real UOp graphs through
+`to_dot`, the code's own drawing, or from Graphviz source a builder computes from the real code
+(a range under each node, the rewrite loop's states read from its source, the e-graph that
+demos/egraph.py computes, chapters 2, 3, 7, 9 and 10 in scripts/chapter_figures.py); chapter 1's
+pipeline, with the size of each stage counted from uopc/; chapter 16's map, from the saved
+output of demos/tinygrad_map.py. Plots, by matplotlib: compile_times.svg and relu_ns.svg from
+the benchmark's data (default out/bench/bench.json; a --data file that is missing or malformed
+is an error), and chapter 15's heat map of the planted bugs from the saved output of
+tests/mutant_matrix.py. A figure whose saved input is not made yet is skipped with a note.
 
 Writing: every figure is drawn in memory first, then each is written whole under a temporary
 name in the folder and renamed (book_common.write_atomic); so a failed drawing changes nothing,
@@ -59,7 +52,17 @@ if str(ROOT / "scripts") not in sys.path:  # book_common, when loaded from elsew
     sys.path.append(str(ROOT / "scripts"))
 
 from book_common import write_atomic  # noqa: E402
-from chapter_figures import CHAPTER_GRAPHS  # noqa: E402
+from chapter_figures import (  # noqa: E402  the one set of colours and helpers of the graphs
+    CHAPTER_GRAPHS,
+    LINE,
+    MINT,
+    NODE_FILL,
+    PANEL,
+    TINT,
+    WARN,
+    finish,
+)
+from chapter_figures import INK as NODE_INK  # noqa: E402
 
 from uopc import F32, I32, CallArg, Ops, ParamArg, UOp  # noqa: E402
 from uopc.builder import Builder  # noqa: E402
@@ -74,6 +77,7 @@ LEFTOVER = re.compile(r"\..+\..+\.part")  # book_common.write_atomic's temporary
 # figure's own (a node, a card behind an edge label, a plot's whole card) and is dark.
 CARD = "#f5f6fa"
 INK = "#3f4461"  # 8.8:1 on CARD (scripts/figure_checks.py checks every figure)
+GREY = "#8a8fa8"  # lines, axes and edges: a mid-tone seen on the white page and the dark one
 
 # ---------------------------------------------------------------------------------------------
 # The graphs
@@ -148,10 +152,8 @@ def shared_sum() -> UOp:
 def tree_dot(root: UOp) -> str:
     """The graph as a tree: one drawn node per use of a node, as if nothing were shared.
     Nodes are numbered in the order of a left-to-right walk, without recursion."""
-    head = to_dot(root).splitlines()[:4]  # the same graph, node and edge styles as to_dot
-    head.append("  graph [rankdir=LR, ranksep=0.2];")  # leaves on the left: 4 columns fit a
-    # phone, 6 leaves side by side do not
-    lines, edges, stack, count = [], [], [(root, None)], 0
+    # leaves on the left: 4 columns fit a phone, 6 leaves side by side do not
+    lines, edges, stack, count = ["  graph [rankdir=LR, ranksep=0.2];"], [], [(root, None)], 0
     while stack:
         node, user = stack.pop()
         k, count = count, count + 1
@@ -161,7 +163,7 @@ def tree_dot(root: UOp) -> str:
         if user is not None:
             edges.append(f"  t{k} -> t{user};")
         stack.extend((s, k) for s in reversed(node.src))
-    return "\n".join([*head, *lines, *edges, "}"]) + "\n"
+    return finish([*lines, *edges])
 
 
 def ranges_dot(root: UOp, names: dict[int, str]) -> str:
@@ -183,8 +185,7 @@ def ranges_dot(root: UOp, names: dict[int, str]) -> str:
 
 # Chapter 11's number line: d = i*4 + j cut into blocks of 4, with d//4 and d%4 under each
 # value, every cell computed by evaluating the real nodes; the last row lets j reach 4.
-BLOCK_TINTS = ("#e8eaf6", "#e0f2f1", "#fff3e0")  # light fills: dark text reads on both themes
-SPILL = "#ffcdd2"
+BLOCK_TINTS = (NODE_FILL, MINT, TINT)  # light fills: dark text reads on both themes
 
 
 def split_line() -> str:
@@ -200,7 +201,7 @@ def split_line() -> str:
         return f'<td{colour} colspan="{span}" {size}>{text}</td>'
 
     def row(label, cells):
-        return f"<tr>{cell(label, '#f5f5f5', width=86)}{''.join(cells)}</tr>"
+        return f"<tr>{cell(label, PANEL, width=86)}{''.join(cells)}</tr>"
 
     tint = [BLOCK_TINTS[env[0]] for env in envs]
     top = [cell(evaluate(d, env), fill) for env, fill in zip(envs, tint, strict=True)]
@@ -208,19 +209,19 @@ def split_line() -> str:
                  enumerate(BLOCK_TINTS)]  # fmt: skip
     remainders = [cell(evaluate(d % 4, env), fill) for env, fill in zip(envs, tint, strict=True)]
     spill = [evaluate(d, {0: 0, 1: b}) for b in range(5)]  # i = 0, j in [0, 4]
-    last = [cell(f"j={b}" if b in (0, 4) else "", SPILL if b == 4 else tint[0]) for b in range(5)]
+    last = [cell(f"j={b}" if b in (0, 4) else "", WARN if b == 4 else tint[0]) for b in range(5)]
     last += [cell("", None) for _ in range(len(envs) - len(spill))]
     table = [
-        '<table border="0" cellborder="1" cellspacing="0" cellpadding="2" color="#5c6bc0">',
+        f'<table border="0" cellborder="1" cellspacing="0" cellpadding="2" color="{LINE}">',
         row("d = i*4+j", top),
         row("d//4", quotients),
         row("d%4", remainders),
         row("i=0, j to 4", last),
         "</table>",
     ]
-    head = to_dot(i).splitlines()[:4]  # to_dot's header, so that both_palettes applies
-    node = f'  line [shape=plain, style="", fontcolor="#1a1c2e", label=<{"".join(table)}>];'
-    return "\n".join([*head, node, "}"]) + "\n"
+    return finish(
+        [f'  line [shape=plain, style="", fontcolor="{NODE_INK}", label=<{"".join(table)}>];']
+    )
 
 
 def rendered_program() -> UOp:
@@ -290,7 +291,6 @@ ENGINE_MOVES = (
      "final[node] = final[rebuilt] = final[replacement]", False),
 )  # fmt: skip
 ENDS = {"final": "final\\nnode finished", "limit": "RewriteLimit\\nraised"}
-END_FILL = "#e0f2f1"  # a light tint apart from the states': dark text reads on both themes
 
 
 def backed(label: str) -> str:
@@ -326,22 +326,19 @@ def engine_states_dot() -> str:
     for *_, code, _ in ENGINE_MOVES:
         if code not in flat:
             raise SystemExit(f"make_figures: _rewrite_to_fixed_point no longer has {code!r}")
-    head = to_dot(UOp.const(0)).splitlines()[:4]  # to_dot's header, so that both_palettes applies
-    lines = [*head, "  graph [nodesep=0.12];"]  # states close together: narrow for a phone
+    lines = ["  graph [nodesep=0.12];"]  # states close together: narrow for a phone
     lines.append(f'  edge [fontname="Helvetica", fontsize=12, fontcolor="{INK}"];')
     for name, words in ENGINE_STATES.items():
         lines.append(f'  {name} [label="{name}\\n{words}"];')
     for name, words in ENDS.items():
-        lines.append(f'  {name} [label="{words}", fillcolor="{END_FILL}"];')
+        lines.append(f'  {name} [label="{words}", fillcolor="{MINT}"];')
     for first, second, label, _, other in ENGINE_MOVES:
         style = ", style=dashed" if other else ""
         lines.append(f"  {first} -> {second} [label={backed(label)}{style}];")
-    lines.append("  { rank=same; final; limit; }")
-    return "\n".join([*lines, "}"]) + "\n"
+    return finish([*lines, "  { rank=same; final; limit; }"])
 
 
 EGRAPH_DEMO = ROOT / "demos" / "egraph.py"
-ADDED_FILL = "#fff3e0"  # the e-nodes a rule added: a light tint, dark text on both themes
 
 
 def egraph_dot() -> str:
@@ -357,8 +354,7 @@ def egraph_dot() -> str:
     classes: dict[int, list[int]] = {}
     for number, enode in enumerate(enodes):
         classes.setdefault(enode["class"], []).append(number)
-    head = to_dot(UOp.const(0)).splitlines()[:4]  # to_dot's header, so that both_palettes applies
-    lines = [*head, "  graph [compound=true];"]
+    lines = ["  graph [compound=true];"]
     for k, members in classes.items():
         lines.append(f"  subgraph cluster_{k} {{")
         lines.append(f'    style="rounded,dashed"; color="{GREY}"; label="";')
@@ -368,13 +364,13 @@ def egraph_dot() -> str:
                 label, look = enode["text"], ", shape=ellipse"
             else:
                 label, look = f"{enode['op']}\\n{enode['text']}", ""
-            look += f', fillcolor="{ADDED_FILL}"' if enode["by"] else ""
+            look += f', fillcolor="{TINT}"' if enode["by"] else ""  # added by a rule
             lines.append(f'    e{number} [label="{label}"{look}];')
         lines.append("  }")
     for number, enode in enumerate(enodes):
         for k in enode["sources"]:
             lines.append(f"  e{classes[k][0]} -> e{number} [ltail=cluster_{k}];")
-    return "\n".join([*lines, "}"]) + "\n"
+    return finish(lines)
 
 
 GRAPHS = {
@@ -403,9 +399,9 @@ PALETTE = [
     ("nodesep=0.3", "nodesep=0.15"),  # nodes close together: narrow enough for a phone
     (
         "style=rounded,",
-        'style="rounded,filled", fillcolor="#e8eaf6", color="#5c6bc0", fontcolor="#1a1c2e",',
+        f'style="rounded,filled", fillcolor="{NODE_FILL}", color="{LINE}", fontcolor="{NODE_INK}",',
     ),  # fmt: skip
-    ("edge [arrowsize=0.7]", 'edge [arrowsize=0.7, color="#8a8fa8"]'),
+    ("edge [arrowsize=0.7]", f'edge [arrowsize=0.7, color="{GREY}"]'),
 ]
 
 
@@ -449,10 +445,11 @@ HELPERS = (
     ("memory", "5 memory", ("builder",), "render"),
     ("interp", "reference interpreter", ("interp",), "runtime"),
 )
-BOX = 'shape=box, style="rounded,filled", fillcolor="#e8eaf6", color="#5c6bc0", fontcolor="#1a237e"'
+FILLED = f'shape=box, style="rounded,filled", fontcolor="{NODE_INK}"'
+BOX = f'{FILLED}, fillcolor="{NODE_FILL}", color="{LINE}"'
 ARROW = "#7986cb"  # a mid-tone: visible on the white page and on the dark one
 # a column's title: dark letters on a light card, as a node's (no page colour is behind them)
-HEAD = f'shape=box, style="rounded,filled", fillcolor="{CARD}", color="{CARD}", fontcolor="#1a237e"'
+HEAD = f'{FILLED}, fillcolor="{CARD}", color="{CARD}"'
 
 
 def module_lines(stem: str) -> int:
@@ -584,7 +581,6 @@ def read_data(path: Path) -> dict:
 
 
 PLOT_WIDTH = 4.4  # inches: matplotlib's 10 pt text is 12 px when fitted to a 390 px phone
-GREY = "#8a8fa8"  # lines, axes and edges: a mid-tone seen on the white page and the dark one
 
 
 def setup_matplotlib():
@@ -662,7 +658,7 @@ def plot_relu_ns(plt, relu_ns: dict) -> str:
 
 MATRIX = ROOT / "out" / "tests" / "mutant_matrix.txt"
 MATRIX_ROW = re.compile(r"^(.{43})((?:[x.] )*[x.])  (\d+)$")
-CAUGHT, ALONE = "#5c6bc0", "#dd8452"  # a catch; the one catch of a bug no other column sees
+CAUGHT, ALONE = LINE, "#dd8452"  # a catch; the one catch of a bug no other column sees
 ALONE_WORDS = "orange: the only column that caught that bug"
 
 
