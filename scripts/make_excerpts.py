@@ -16,8 +16,8 @@ new one is in place; so an interrupted or failed run leaves each excerpt old or 
 and no temporary file. SIGTERM stops it like SIGINT (exit 128 + the signal); a temporary file
 that a killed run (SIGKILL) left behind, `.NAME.*.part`, is removed by the next run.
 With --check nothing is written, and it also fails when an excerpt on disk
-differs from its region (stale), is missing or has no region, or when no page under docs/
-includes it and scripts/unused_outputs.txt does not list it with a reason.
+differs from its region (stale), is missing or has no region. (That some page includes each
+excerpt, scripts/lint_docs.py checks, with every other output.)
 """
 
 import argparse
@@ -27,14 +27,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-from book_common import (
-    REGION_DIRS,
-    ROOT,
-    allowed_unused,
-    page_includes,
-    read_unused,
-    write_atomic,
-)
+from book_common import REGION_DIRS, ROOT, write_atomic
 
 MARKER = re.compile(r"\s*(?:#|//)\s*--8<-- \[(start|end):([a-z][-_0-9a-z]*)\]\s*")
 MARKER_LIKE = re.compile(r"\s*(?:#|//)\s*-+8<-+")  # a comment that means to be a marker
@@ -150,7 +143,7 @@ def stop_on_sigterm() -> None:
     signal.signal(signal.SIGTERM, stop)
 
 
-def check(root: Path, out: Path, excerpts: dict[Path, str], problems: list[str]) -> None:
+def check(out: Path, excerpts: dict[Path, str], problems: list[str]) -> None:
     present = on_disk(out)
     for path in sorted(out.rglob(".*.part")) if out.is_dir() else []:
         if is_leftover(path):
@@ -166,12 +159,6 @@ def check(root: Path, out: Path, excerpts: dict[Path, str], problems: list[str])
             problems.append(f"excerpts/{relative}: missing (run scripts/make_excerpts.py)")
         elif target.read_text(encoding="utf-8") != text:
             problems.append(f"excerpts/{relative}: stale, differs from its region")
-    used = {path for _, _, path, _ in page_includes(root / "docs")}
-    allowed = read_unused(root / "scripts" / "unused_outputs.txt")
-    for relative in sorted(excerpts):
-        name = f"excerpts/{relative}"
-        if name not in used and not allowed_unused(name, allowed):
-            problems.append(f"{name}: no page includes it (or list it in unused_outputs.txt)")
 
 
 def main(argv=None) -> int:
@@ -186,7 +173,7 @@ def main(argv=None) -> int:
     problems: list[str] = []
     excerpts = all_excerpts(root, problems)
     if args.check:
-        check(root, out, excerpts, problems)
+        check(out, excerpts, problems)
     elif not problems:
         write(out, excerpts)
     for problem in problems:

@@ -372,12 +372,12 @@ def test_excerpts_check_catches_bad_markers(book, old, new, expected):
     assert done.returncode == 1 and expected in done.stderr, done.stderr
 
 
-def test_excerpts_check_catches_an_excerpt_no_page_uses(book):
+def test_lint_catches_an_excerpt_no_page_uses(book):
     half = "# --8<-- [start:half]\ndef half(x):\n    return x // 2\n# --8<-- [end:half]"
     plant(book / "uopc" / "mod.py", "# --8<-- [end:double]", f"# --8<-- [end:double]\n\n{half}")
     assert run(SCRIPTS / "make_excerpts.py", "--root", book).returncode == 0
-    done = excerpts_check(book)
-    assert done.returncode == 1 and "excerpts/uopc/mod/half.py: no page" in done.stderr
+    done = lint(book)
+    assert done.returncode == 1 and "excerpts/uopc/mod/half.py: no page" in done.stdout
 
 
 # ---------------------------------------------------------------------------------------------
