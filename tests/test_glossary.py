@@ -30,6 +30,14 @@ def test_the_page_has_every_term_with_a_definition():
 
 
 @pytest.mark.parametrize(
+    "markdown, shown",
+    [("modulo 2^32^ back", "modulo 2^32 back"), ("*the* `x` [wrap](a.md)", "the x wrap")],
+)
+def test_a_definition_reads_plain_in_its_title(markdown, shown):
+    assert glossary.plain(markdown) == shown  # a closed power as it is typed, not 2^32^
+
+
+@pytest.mark.parametrize(
     "term, attrs, where, forms",
     [
         ("hash consing", "", "Also written *hash-consing*.", ["hash consing", "hash-consing",
