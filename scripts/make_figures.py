@@ -755,13 +755,6 @@ def plots(data_path: Path, explicit: bool) -> dict[str, str]:
     }
 
 
-def draw_plots(data_path: Path, explicit: bool, out: Path) -> list:
-    """Writes the plots into out; the names written."""
-    drawn = plots(data_path, explicit)
-    write_all(out, drawn)
-    return list(drawn)
-
-
 def figures(data_path: Path, explicit: bool) -> dict[str, str]:
     """{name: SVG text} of every figure, all drawn before any is written."""
     drawn = {name: graph_svg(build(), name) for name, build in GRAPHS.items()}

@@ -176,8 +176,7 @@ def load_script():
 
 
 def test_plots_are_skipped_without_benchmark_data(tmp_path, capsys):
-    written = load_script().draw_plots(tmp_path / "missing.json", False, tmp_path)
-    assert written == [] and list(tmp_path.iterdir()) == []
+    assert load_script().plots(tmp_path / "missing.json", False) == {}
     assert "plots skipped" in capsys.readouterr().out
 
 
@@ -195,7 +194,7 @@ def test_bad_data_file_is_an_error(tmp_path, data, message):
     if data is not None:
         path.write_text(data if isinstance(data, str) else json.dumps(data), encoding="utf-8")
     with pytest.raises(SystemExit) as done:
-        load_script().draw_plots(path, True, tmp_path)
+        load_script().plots(path, True)
     assert message in str(done.value)
 
 
