@@ -948,7 +948,7 @@ def browser_book(tmp_path_factory) -> Path:
         pytest.skip("no chromium (scripts/setup.sh)")
     book = site_project(make_book(tmp_path_factory.mktemp("browser")))
     page = book / "docs" / "short" / "one.md"
-    plant(page, "## The output", "It doubles 2^3 times, then 2^5^ times.\n\n## The output")
+    plant(page, "## The output", "It doubles 2^3^ times, then 2^5^ times.\n\n## The output")
     done = build(book)
     assert done.returncode == 0, done.stderr
     return book
@@ -961,7 +961,7 @@ def check_browser(site: Path, shots: Path, *skip: str) -> subprocess.CompletedPr
 @pytest.mark.slow
 def test_browser_check_passes_on_the_small_book(browser_book, tmp_path):
     html = (browser_book / "site" / "short" / "one.html").read_text(encoding="utf-8")
-    assert "2<sup>3</sup>" in html and "2<sup>5</sup>" in html  # the hook closed the first
+    assert "2<sup>3</sup>" in html and "2<sup>5</sup>" in html  # pymdownx.caret
     done = check_browser(browser_book / "site", tmp_path / "shots", *BROWSER_SKIP)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "5 skipped (--skip)" in done.stdout, done.stdout
