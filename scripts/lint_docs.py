@@ -8,9 +8,9 @@ For every page under docs/ (less what mkdocs.yml's exclude_docs leaves out):
   line just before it is `<!-- literal: reason -->` (a command the reader types, say);
 - includes: each is alone on its line, inside a fence (a whole .md file may stand alone); its
   file is under out/, excerpts/ or code/ (that it exists and is not empty, the build checks:
-  docs/hooks/includes.py); a section (`path:name`) has
-  exactly one start and one end marker, in that order, with something between; a line range
-  (`path:3:9`) is refused, since it drifts when the source changes;
+  docs/hooks/includes.py); it is a whole file: a line range (`path:3:9`) drifts when the source
+  changes, and a region is quoted by its excerpt (excerpts/..., which make_excerpts.py cuts
+  and checks) rather than as a section of the source (`path:name`);
 - listings a screen long: in chapters 1 to 11 (docs/partK/NN-*.md, NN <= 11), a fenced block
   that includes from excerpts/ shows at most LONG_LISTING lines, every include expanded and the
   blank lines between them counted; a longer region is split, with prose between the parts;
@@ -72,7 +72,6 @@ LISTING_CHAPTERS = range(1, 12)
 CHAPTER_PAGE = re.compile(r"docs/part\d/(\d\d)-[^/]*\.md")
 LITERAL = re.compile(r"\s*<!--\s*literal:\s*\S.*-->\s*")
 TYPED_NUMBER = re.compile(r"<!--\s*typed-number\s+(\S+?):\s*(\S.*?)\s*-->")
-SECTION_MARK = re.compile(r"--8<-- \[(start|end):([a-z][-_0-9a-z]*)\]")
 # The list of what is not verified, its items, and the notes that must link to them.
 NOT_VERIFIED_PAGE = "docs/part5/15-verification.md"
 NV_NOTE = re.compile(r'^(\s*)(?:!!!|\?\?\?\+?) warning "Not verified"')
@@ -268,20 +267,12 @@ class Lint:
             )
 
     def included_lines(self, target: str) -> list[str]:
-        """The lines an include puts on the page (a section without its marker lines)."""
+        """The lines an include of a whole file puts on the page (a section is refused)."""
         path, section = split_include(target)
         file = self.root / path
-        if not file.is_file():
-            return []  # reported by include()
-        lines = file.read_text(encoding="utf-8").splitlines()
-        if section is None:
-            return lines
-        starts = [i for i, line in enumerate(lines) if f"[start:{section}]" in line]
-        ends = [i for i, line in enumerate(lines) if f"[end:{section}]" in line]
-        if len(starts) != 1 or len(ends) != 1:
-            return []  # reported by section()
-        inside = lines[starts[0] + 1 : ends[0]]
-        return [line for line in inside if not SECTION_MARK.search(line)]
+        if section is not None or not file.is_file():
+            return []  # reported by include(), or by the build (docs/hooks/includes.py)
+        return file.read_text(encoding="utf-8").splitlines()
 
     def prose_line(self, page: Path, number: int, line: str, allowed: dict) -> None:
         whole = INCLUDE_LINE.fullmatch(line)
@@ -321,27 +312,11 @@ class Lint:
         self.used.add(path)
         if not path.startswith(INCLUDE_ROOTS) and not path.endswith(".md"):
             self.report(page, number, f"{path}: include from out/, excerpts/ or code/ only")
-        file = self.root / path
-        if section is None or not file.is_file():
-            return  # a missing or empty file stops the build itself (docs/hooks/includes.py)
-        text = file.read_text(encoding="utf-8")
-        if re.fullmatch(r"[\d:,-]+", section):
+        if section is not None and re.fullmatch(r"[\d:,-]+", section):
             self.report(page, number, f"{target}: a line range drifts; cut by a named region")
-            return
-        self.section(page, number, path, section, text.splitlines())
-
-    def section(self, page: Path, number: int, path: str, name: str, lines: list[str]) -> None:
-        starts = [i for i, line in enumerate(lines) if f"[start:{name}]" in line]
-        ends = [i for i, line in enumerate(lines) if f"[end:{name}]" in line]
-        where = f"{path}:{name}"
-        if len(starts) != 1 or len(ends) != 1:
-            self.report(page, number, f"{where}: {len(starts)} start and {len(ends)} end markers")
-        elif ends[0] < starts[0]:
-            self.report(page, number, f"{where}: the end marker comes before the start")
-        else:
-            inside = [line for line in lines[starts[0] + 1 : ends[0]]]
-            if not any(line.strip() and not SECTION_MARK.search(line) for line in inside):
-                self.report(page, number, f"{where}: the region is empty")
+        elif section is not None:  # one way to quote a region: its excerpt, checked when cut
+            excerpt = Path("excerpts", path).with_suffix("") / f"{section}{Path(path).suffix}"
+            self.report(page, number, f"{target}: include the region's excerpt, {excerpt}")
 
     # --- "Not verified" notes and chapter 15's list ----------------------------------------
 
