@@ -11,8 +11,9 @@ distribute and factor, the pair that sends `graph_rewrite` round in circles (dem
 
 What chapter 8 says, checked here (the run fails otherwise): the class of a*(b+c) ends with both
 forms, a*(b+c) and a*b + a*c; distribute added e-nodes; factor matched and added nothing new;
-saturation came after a few rounds, with no limit to stop it. Chapter 8's figure, egraph.svg, is
-drawn from the `--json` output, so it shows the e-graph this program computes.
+the second round, in which distribute matches the start again and factor the sum, adds nothing,
+so saturation comes without a limit to stop it. Chapter 8's figure, egraph.svg, is drawn from
+the `--json` output, so it shows the e-graph this program computes.
 """
 
 from _common import block, claim, finish, param
@@ -158,7 +159,9 @@ def main() -> int:
         return 0
     block("egraph")
     print(f"start: {infix(start, NAMES)[1:-1]}, rules: distribute, factor (demos/run_demos.py)")
-    graph, root, counts = saturate(start, LOOP_RULES)
+    rounds: list[str] = []
+    graph, root, counts = saturate(start, LOOP_RULES, say=rounds.append)
+    print("\n".join(rounds))
     for name, (matches, added) in counts.items():
         print(f"{name}: matches {matches}, e-nodes added {added}")
     classes = graph.classes()
@@ -168,6 +171,8 @@ def main() -> int:
     claim(len(forms) == 2, "the class of the start holds both forms")
     claim(counts["distribute"][1] > 0, "distribute added e-nodes")
     claim(counts["factor"][0] > 0 and counts["factor"][1] == 0, "factor added nothing new")
+    both = counts["distribute"][0] == 2 and counts["factor"][0] == 1  # once a round, then once
+    claim(len(rounds) == 2 and both, "the second round, in which both rules match, adds nothing")
     return finish()
 
 
