@@ -122,7 +122,8 @@ def show_overflow(clang: Clang) -> None:
     main = 'int main(int c, char **v) { printf("%d\\n", grows(atoi(v[1]))); return 0; }\n'
     source = HEADERS + OVERFLOW_C + "\n" + main
     got = {}
-    for label, flags in SETTINGS:
+    # -ftrapv is the other flag that defines overflow: it stops the program instead of wrapping
+    for label, flags in (*SETTINGS, ("clang -O2 -ftrapv", ["-O2", "-ftrapv"])):
         got[label] = clang.run(clang.build(source, flags), str(INT_MAX))
         print(row(label, [got[label]]))
     x = param(0, I32)
@@ -136,6 +137,8 @@ def show_overflow(clang: Clang) -> None:
     claim(got["clang -O0"] != got["clang -O2"], "overflow: -O2 gives what -O0 does")
     claim(got["the runtime's flags"] == str(int(contract)), "overflow: -fwrapv misses the contract")
     claim(same(compiled, contract), "overflow: uopc's C differs from the contract")
+    trapped = got["clang -O2 -ftrapv"] in signal.Signals.__members__
+    claim(trapped, "overflow: -ftrapv did not stop the program with a signal")
 
 
 # ---------------------------------------------------------------------------------------------
