@@ -203,6 +203,8 @@ def check_contract():
 
 
 BOOK_COLUMNS = set("ABCDEFGHIJKL")  # the original book's layers; M, S and P are this project's
+WIDE_BUG = "const fold reverses operands"
+NARROW_BUG = "AFTER dropped from the renderer's order"
 
 
 def check_p():
@@ -222,6 +224,12 @@ def check_p():
     state("ver_only_p", len(only_p), "planted bugs that P catches and no other column does")
     meaning = "bugs caught by exactly one of the columns A to L that P catches as well"
     state("ver_book_single_with_p", len(book_single_with_p), meaning)
+    # the columns do different work: one bug most of them see, one only the memory layer does
+    wide, narrow = caught[WIDE_BUG], caught[NARROW_BUG]
+    claim(len(wide) > len(BOOK_COLUMNS) // 2, f"{WIDE_BUG}: caught by {sorted(wide)}")
+    claim(narrow & BOOK_COLUMNS == {"L"}, f"{NARROW_BUG}: caught by {sorted(narrow)}")
+    state("ver_wide_bug_columns", len(wide), f"columns that catch the bug '{WIDE_BUG}'")
+    state("ver_narrow_bug_columns", ", ".join(sorted(narrow)), f"columns catching '{NARROW_BUG}'")
 
 
 def main() -> int:
