@@ -41,7 +41,6 @@ scripts/figure_checks.py measures every text against what is behind it, on both 
 import argparse
 import ast
 import html
-import importlib.util
 import inspect
 import io
 import json
@@ -53,14 +52,10 @@ import textwrap
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-if importlib.util.find_spec("uopc") is None:  # a plain clone without the editable install
-    sys.path.append(str(ROOT))
-if str(ROOT / "scripts") not in sys.path:  # book_common, when loaded from elsewhere (tests)
-    sys.path.append(str(ROOT / "scripts"))
 
-from book_common import write_atomic  # noqa: E402
 from chapter_figures import CHAPTER_GRAPHS  # noqa: E402
 
+from book.files import write_atomic  # noqa: E402
 from uopc import F32, I32, CallArg, Ops, ParamArg, UOp  # noqa: E402
 from uopc.builder import Builder  # noqa: E402
 from uopc.symbolic import simplify  # noqa: E402

@@ -9,11 +9,14 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "scripts"))
 
 import build_book  # noqa: E402  (after the path set-up)
-from book_common import source_files  # noqa: E402
-from producers import PRODUCERS, Producer  # noqa: E402
+
+from book.producers import (  # noqa: E402
+    PRODUCERS,
+    Producer,
+    source_files,  # noqa: E402
+)
 
 pytestmark = pytest.mark.layer("numbers")
 
@@ -94,7 +97,7 @@ def test_run_all_help_names_the_variants():
 def test_a_comment_makes_no_output_stale(tmp_path):
     """A listing's region markers and reworded comments change nothing a program does: the
     sources hash ignores them, and sees every change of code, docstrings included."""
-    from book_common import hashed_text
+    from book.producers import hashed_text
 
     path = tmp_path / "m.py"
     path.write_text('"""Doc."""\nx = 1  # one\ny = 2\n')
