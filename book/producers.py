@@ -313,6 +313,57 @@ def all_producers(root: Path = ROOT) -> list[Producer]:
 
 
 PRODUCERS = {row.name: row for row in all_producers()}
+
+
+# ---------------------------------------------------------------------------------------------
+# The figures: out/figures/NAME, drawn on every run by scripts/make_figures.py
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One figure: its file under out/figures/, the function that draws it ("MODULE.NAME", a
+    module of scripts/), and the saved outputs it is drawn from (skipped, with a note, until
+    they exist). A *graph* returns a UOp or Graphviz source, which make_figures draws with the
+    book's palette; any other kind returns the SVG text itself."""
+
+    name: str
+    draw: str
+    reads: tuple = ()
+    graph: bool = True
+
+
+FIGURES = (
+    Figure("rendered.svg", "make_figures.rendered_figure"),
+    Figure("relu.svg", "make_figures.relu"),
+    Figure("sharing.svg", "make_figures.sharing"),
+    Figure("index_before.svg", "make_figures.index_expression"),
+    Figure("index_after.svg", "make_figures.index_simplified"),
+    Figure("bump.svg", "make_figures.bump_figure"),
+    Figure("chain_before.svg", "make_figures.chain"),
+    Figure("chain_after.svg", "make_figures.chain_simplified"),
+    Figure("shared_graph.svg", "make_figures.shared_sum"),
+    Figure("shared_tree.svg", "make_figures.shared_tree"),
+    Figure("ranges.svg", "make_figures.ranges_figure"),
+    Figure("ranges_big.svg", "make_figures.ranges_big_figure"),
+    Figure("split_line.svg", "make_figures.split_line"),
+    Figure("engine_states.svg", "make_figures.engine_states_dot"),
+    Figure("egraph.svg", "make_figures.egraph_dot"),
+    # chapters 2, 3, 7, 9 and 10
+    Figure("numbers_bits.svg", "chapter_figures.numbers_bits"),
+    Figure("contract_where.svg", "chapter_figures.contract_where"),
+    Figure("patterns_match.svg", "chapter_figures.patterns_match"),
+    Figure("folding.svg", "chapter_figures.folding"),
+    Figure("floats_fast.svg", "chapter_figures.floats_fast"),
+    # drawn whole by their own functions, some from saved outputs
+    Figure("pipeline.svg", "make_figures.pipeline_svg", graph=False),
+    Figure("tinygrad_map.svg", "make_figures.tinygrad_map_figure",
+           ("out/bench/tinygrad_map/map.txt",), graph=False),
+    Figure("compile_times.svg", "make_figures.plots", ("out/bench/bench.json",), graph=False),
+    Figure("relu_ns.svg", "make_figures.plots", ("out/bench/bench.json",), graph=False),
+    Figure("mutant_matrix.svg", "make_figures.matrix_figure", ("out/tests/mutant_matrix.txt",),
+           graph=False),
+)  # fmt: skip
 # Outputs under out/ that are data for scripts rather than text for pages; they come from the
 # same run as the named slow output, which stands for them in the staleness check.
 COMPANIONS = {"bench/bench.json": "bench/bench"}

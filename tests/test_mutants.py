@@ -144,7 +144,9 @@ def test_a_killed_run_leaves_no_copy_behind(tmp_path, script):
         "mutant_matrix.py": ["--layers", "CP", "--cells", str(tmp_path / "cells")],
         "mutants.py": ["--files", "test_pipeline.py"],
     }
-    command = [sys.executable, str(mutants.TESTS / script), "--only", "2", "11", *small[script]]
+    start = {"mutant_matrix.py": [str(mutants.TESTS / script)]}
+    start["mutants.py"] = ["-m", "book.mutants"]
+    command = [sys.executable, *start[script], "--only", "2", "11", *small[script]]
     run = subprocess.Popen(command, env=env, cwd=tmp_path, stdout=subprocess.DEVNULL)
     copies = lambda: [p for p in temporary.iterdir() if p.name.startswith("uopc-m")]  # noqa: E731
     deadline = time.monotonic() + 60
@@ -310,7 +312,7 @@ def test_cell_keys_follow_their_sources():
     base = keys()
     unit = keys({mutants.TESTS / "test_rules_unit.py": "edited"})
     assert unit["A"] != base["A"] and unit["I"] == base["I"] and unit["P"] == base["P"]
-    helper = keys({mutants.TESTS / "common.py": "edited"})
+    helper = keys({mutants.REPO / "book" / "generators.py": "edited"})
     assert all(helper[letter] != base[letter] for letter in "AIP")
     other = keys({mutants.TESTS / "test_render.py": "edited"})
     assert other["P"] != base["P"] and other["A"] == base["A"]
