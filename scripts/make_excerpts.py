@@ -11,7 +11,7 @@ Errors (both modes): a start without its end or an end without its start, a name
 in one file, an empty region, a marker comment that does not parse.
 Without --check, excerpts/ is made to match the regions exactly (files of regions that no longer
 exist are removed). Each file is written whole under a temporary name in its folder and renamed
-(book_common.write_atomic), and the files of regions that are gone are removed only after every
+(book/files.py: write_atomic), and the files of regions that are gone are removed only after every
 new one is in place; so an interrupted or failed run leaves each excerpt old or new, never cut,
 and no temporary file. SIGTERM stops it like SIGINT (exit 128 + the signal); a temporary file
 that a killed run (SIGKILL) left behind, `.NAME.*.part`, is removed by the next run.
@@ -22,18 +22,16 @@ excerpt, scripts/lint_docs.py checks, with every other output.)
 
 import argparse
 import re
-import signal
 import sys
 import textwrap
 from pathlib import Path
 
-from book.files import REGION_DIRS, ROOT, write_atomic
+from book.files import LEFTOVER, REGION_DIRS, ROOT, remove_leftovers, stop_on_sigterm, write_atomic
 
 MARKER = re.compile(r"\s*(?:#|//)\s*--8<-- \[(start|end):([a-z][-_0-9a-z]*)\]\s*")
 MARKER_LIKE = re.compile(r"\s*(?:#|//)\s*-+8<-+")  # a comment that means to be a marker
 SUFFIXES = (".py", ".c", ".h", ".sh")
 LONG_REGION = 60  # lines; style.md: a listing fits on one screen
-LEFTOVER = re.compile(r"\..+\..+\.part")  # book_common.write_atomic's temporary names
 
 
 def source_files(root: Path) -> list[Path]:
@@ -111,12 +109,6 @@ def on_disk(out: Path) -> set[Path]:
     }
 
 
-def remove_leftovers(out: Path) -> None:
-    for path in sorted(out.rglob(".*.part")) if out.is_dir() else []:
-        if path.is_file() and is_leftover(path):
-            path.unlink()
-
-
 def write(out: Path, excerpts: dict[Path, str]) -> None:
     """Make out/ hold exactly the excerpts: the new and changed files first, each whole (written
     to a temporary name and renamed), then the removals, so that no moment of the run has a
@@ -131,16 +123,6 @@ def write(out: Path, excerpts: dict[Path, str]) -> None:
     for folder in sorted((p for p in out.rglob("*") if p.is_dir()), reverse=True):
         if not any(folder.iterdir()):
             folder.rmdir()
-
-
-def stop_on_sigterm() -> None:
-    """SIGTERM stops the run as SIGINT does: the exception unwinds through write_atomic, which
-    removes its temporary file, and the exit status says which signal it was."""
-
-    def stop(number, frame):
-        raise SystemExit(128 + number)
-
-    signal.signal(signal.SIGTERM, stop)
 
 
 def check(out: Path, excerpts: dict[Path, str], problems: list[str]) -> None:
