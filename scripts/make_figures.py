@@ -2,15 +2,16 @@
 
     python scripts/make_figures.py [--out DIR] [--data FILE]
 
-Graphs (GRAPHS below), drawn by Graphviz (`dot -Tsvg`) from the real UOp graphs through
-`to_dot`, the code's own drawing, or from Graphviz source a builder computes from the real code
-(a range under each node, the rewrite loop's states read from its source, the e-graph that
-demos/egraph.py computes, chapters 2, 3, 7, 9 and 10 in scripts/chapter_figures.py); chapter 1's
-pipeline, with the size of each stage counted from uopc/; chapter 16's map, from the saved
-output of demos/tinygrad_map.py. Plots, by matplotlib: compile_times.svg and relu_ns.svg from
-the benchmark's data (default out/bench/bench.json; a --data file that is missing or malformed
-is an error), and chapter 15's heat map of the planted bugs from the saved output of
-tests/mutant_matrix.py. A figure whose saved input is not made yet is skipped with a note.
+Each figure is a row of book/producers.py (FIGURES). Graphs, drawn by Graphviz (`dot -Tsvg`)
+from the real UOp graphs through `to_dot`, the code's own drawing, or from Graphviz source a
+builder computes from the real code (a range under each node, the rewrite loop's states read
+from its source, the e-graph that demos/egraph.py computes, chapters 2, 3, 7, 9 and 10 in
+scripts/chapter_figures.py); chapter 1's pipeline, with the size of each stage counted from
+uopc/; chapter 16's map, from the saved output of demos/tinygrad_map.py. Plots, by matplotlib:
+compile_times.svg and relu_ns.svg from the benchmark's data (default out/bench/bench.json; a
+--data file that is missing or malformed is an error), and chapter 15's heat map of the planted
+bugs from the saved output of tests/mutant_matrix.py. A figure whose saved input is not made
+yet is skipped with a note.
 
 Writing: every figure is drawn in memory first, then each is written whole under a temporary
 name in the folder and renamed (book/files.py: write_atomic); so a failed drawing changes nothing,
