@@ -52,6 +52,7 @@ import sys
 from pathlib import Path
 from typing import NamedTuple
 
+import pathspec
 import yaml
 from make_numbers import INPUTS
 
@@ -176,12 +177,9 @@ class Lint:
 
     def pages(self) -> list[Path]:
         docs = self.root / "docs"
-        excluded = excluded_patterns(self.root / "mkdocs.yml")
-        return [
-            page
-            for page in sorted(docs.rglob("*.md"))
-            if not any(pattern.search("/" + str(page.relative_to(docs))) for pattern in excluded)
-        ]
+        spec = excluded(self.root / "mkdocs.yml")
+        pages = sorted(docs.rglob("*.md"))
+        return [page for page in pages if not spec.match_file(page.relative_to(docs).as_posix())]
 
     def page(self, page: Path) -> None:
         lines = page.read_text(encoding="utf-8").splitlines()
@@ -481,23 +479,16 @@ class Lint:
             )
 
 
-def excluded_patterns(config: Path) -> list[re.Pattern]:
-    """mkdocs.yml's exclude_docs, as regular expressions over '/path/of/page.md'."""
+def excluded(config: Path) -> pathspec.GitIgnoreSpec:
+    """mkdocs.yml's exclude_docs, read as mkdocs reads it (gitignore patterns, pathspec)."""
 
-    class Loader(yaml.SafeLoader):
+    class Loader(yaml.SafeLoader):  # mkdocs.yml's tags (!relative) are not needed here
         pass
 
     Loader.add_multi_constructor("!", lambda loader, suffix, node: None)
-    if not config.exists():
-        return []
-    spec = (yaml.load(config.read_text(encoding="utf-8"), Loader) or {}).get("exclude_docs", "")
-    patterns = []
-    for line in spec.splitlines():
-        line = line.strip()
-        if line and not line.startswith("#"):
-            body = re.escape(line.rstrip("/")).replace(r"\*", "[^/]*")
-            patterns.append(re.compile(("^" if line.startswith("/") else "") + body + "(/|$)"))
-    return patterns
+    text = config.read_text(encoding="utf-8") if config.exists() else ""
+    spec = (yaml.load(text, Loader) or {}).get("exclude_docs", "")
+    return pathspec.GitIgnoreSpec.from_lines(spec.splitlines())
 
 
 class XrefTarget(NamedTuple):
