@@ -70,7 +70,6 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import urlsplit
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # figure_checks, beside this script
 from figure_checks import MIN_TEXT_PX, smallest_text  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
