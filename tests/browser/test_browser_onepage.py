@@ -49,7 +49,10 @@ def test_the_one_page_edition_is_ready_fast_from_file(tab, site):
 
 
 def test_a_chapter_s_printer_icon_opens_the_one_page_edition_there(tab, site):
-    chapter = next(where for where in all_pages(site.path) if where.startswith("part2/"))
+    """A chapter of part 2 (a small book's first page but the front page, when it has none)."""
+    pages = [w for w in all_pages(site.path) if w not in ("index.html", "404.html")
+             and not w.startswith(SOURCE)]  # fmt: skip
+    chapter = min(pages, key=lambda where: not where.startswith("part2/"))
     page = tab.visit(site.url(chapter)).page
     with page.expect_navigation():
         page.click("a.onepage-print")

@@ -30,9 +30,11 @@ def test_each_listing_title_links_to_its_first_line(tab, site, listing_page):
         page.goto(site.url(listing_page).rsplit("/", 1)[0] + "/" + href)
         line = page.evaluate(TARGET_JS)
         code = [t for t in (line or {}).get("lines", []) if not MARKER_LINE.match(t)]
-        if not re.fullmatch(r"L\d+", urlsplit(href).fragment) or not code:
+        if not re.fullmatch(r"L\d+", urlsplit(href).fragment):
             wrong.append(f"{title!r}: {href} names no line")
-        elif code[0].strip() != first.strip():
+        elif line is None:
+            wrong.append(f"{title!r}: {href}: no such line")
+        elif not code or code[0].strip() != first.strip():
             wrong.append(f"{title!r}: {href} is not the listing's first line")
     assert not wrong
 
