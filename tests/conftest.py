@@ -29,9 +29,6 @@ def pytest_addoption(parser):
         default=[],
         help="run only the tests marked with this layer name (repeatable)",
     )
-    # the browser tests (tests/browser/) check a built site; without it they skip, saying so
-    parser.addoption("--site", help="the built site the browser tests check (tests/browser/)")
-    parser.addoption("--shots", help="where the browser tests save screenshots for review")
 
 
 def pytest_configure(config):

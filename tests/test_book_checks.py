@@ -3,7 +3,7 @@ on one planted fault. Everything happens in temporary folders, never in the real
 
 The checks are the scripts of scripts/ (save_output, make_excerpts --check, lint_docs,
 check_stale's comparisons, the mkdocs hook under `mkdocs build --strict`, check_html and
-check_browser); they run here as the book build runs them, in a child process.
+the browser tests of tests/browser/); they run here as the book build runs them, in a child process.
 """
 
 import html
@@ -599,7 +599,7 @@ def site_project(book: Path) -> Path:
 
 def build(book: Path) -> subprocess.CompletedProcess:
     """mkdocs build of the small book, without printing its PDF (docs/hooks/onepage.py): the
-    printed PDF is checked on the real book, by scripts/check_browser.py in .ci/run."""
+    printed PDF is checked on the real book, by tests/browser/ in .ci/run."""
     env = {**os.environ, "UOPC_NO_PDF": "1"}
     command = [sys.executable, "-m", "mkdocs", "build", "-f", str(book / "mkdocs.yml")]
     return subprocess.run(command, cwd=book, capture_output=True, text=True, timeout=600, env=env)
@@ -978,8 +978,8 @@ BROWSER_FAULTS = [  # (file of the site, text, its replacement): one fault for e
     ("short/one.html", "mod.py.html#L2", "mod.py.html#L4"),  # a title links to the wrong line
 ]
 BROWSER_FAILURES = {  # each test the faulty copy must fail, and a word of what it must say
-    "test_browser_pages.py::test_no_page_requests_another_host[1280]": "cdn.example.com/x.js",
-    "test_browser_pages.py::test_no_page_requests_another_host[390]": "cdn.example.com/x.js",
+    "test_browser_pages.py::test_no_page_requests_another_host[1280-http]": "cdn.example.com/x.js",
+    "test_browser_pages.py::test_no_page_requests_another_host[390-file]": "cdn.example.com/x.js",
     "test_browser_pages.py::test_powers_are_superscripts": "short/one.html: 2^4",
     "test_browser_404.py::test_404_links_nothing_from_the_server_s_root": "/assets/gone.css",
     "test_browser_figures.py::test_a_figure_opens_whole_with_its_caption[graph.svg-1280]":

@@ -8,7 +8,7 @@ pymdownx.caret sets `2^31^` as 2 with a raised 31; a writer who types the usual 
 the caret printed as is. This hook closes such a power (`2^31` -> `2^31^`) in the page's
 markdown, outside fenced blocks and code spans, before the page is converted, so that both
 spellings come out raised. A power already closed, and every caret in code, is left alone.
-scripts/check_browser.py checks that no `2^31` is left in the text of a page.
+tests/browser/ checks that no `2^31` is left in the text of a page.
 """
 
 import re

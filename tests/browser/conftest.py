@@ -36,6 +36,13 @@ NO_SITE = (
 )
 
 
+def pytest_addoption(parser):
+    """Read when this folder is named on the command line (python -m pytest tests/browser):
+    the quick suite, run from the root, never gives a site."""
+    parser.addoption("--site", help="the built site the browser tests check")
+    parser.addoption("--shots", help="where the browser tests save screenshots for review")
+
+
 def given_site(config) -> Path | None:
     named = config.getoption("--site", default=None)
     return Path(named).resolve() if named else None
@@ -106,7 +113,7 @@ def site(request) -> Site:
 
 @pytest.fixture(scope="session")
 def shots(request) -> Path:
-    folder = Path(request.config.getoption("--shots") or ROOT / "build" / "browser")
+    folder = Path(request.config.getoption("--shots", default=None) or ROOT / "build" / "browser")
     folder.mkdir(parents=True, exist_ok=True)
     return folder
 
@@ -210,29 +217,29 @@ def tab(open_tab) -> Tab:
 
 @pytest.fixture(scope="session")
 def survey(browser, site):
-    """survey(width): every page visited once at that width over http (cached for the run), and
-    what each showed: clipped blocks, covered first lines, figures, powers, glossary marks, and
-    the requests and errors of its visit."""
-    found: dict[int, dict] = {}
+    """survey(width, origin="http"): every page visited once at that width (cached for the run),
+    and what each showed: clipped blocks, covered first lines, figures, powers, glossary marks,
+    and the requests and errors of its visit."""
+    found: dict[tuple, dict] = {}
 
-    def at(width: int) -> dict:
-        if width not in found:
+    def at(width: int, origin: str = "http") -> dict:
+        if (width, origin) not in found:
             context = browser.new_context(viewport={"width": width, "height": 900})
             context.set_default_timeout(TIMEOUT_MS)
             tab = Tab(context.new_page())
             watch(tab, site)
-            found[width] = {where: read_page(tab, site, where, width) for where in
-                            site_facts.all_pages(site.path)}  # fmt: skip
+            found[width, origin] = {where: read_page(tab, site.url(where, origin), width)
+                                    for where in site_facts.all_pages(site.path)}  # fmt: skip
             context.close()
-        return found[width]
+        return found[width, origin]
 
     return at
 
 
-def read_page(tab: Tab, site: Site, where: str, width: int) -> dict:
+def read_page(tab: Tab, url: str, width: int) -> dict:
     tab.noise.clear()
     tab.external.clear()
-    page = tab.visit(site.url(where)).page
+    page = tab.visit(url).page
     return {
         "clipped": page.evaluate(CLIPPED_JS, width == site_facts.WIDTHS[0]),
         "covered": page.evaluate(COVERED_JS, site_facts.COPY_BUTTON),

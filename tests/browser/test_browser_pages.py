@@ -62,14 +62,19 @@ def said(survey: dict, key: str) -> list[str]:
     return [f"{where}: {problem}" for where, found in survey.items() for problem in found[key]]
 
 
-@pytest.mark.parametrize("width", WIDTHS)
-def test_no_page_requests_another_host(survey, width):
-    assert not said(survey(width), "external")
+# every page over http at both widths, and from file:// (no server) at a phone's width
+VISITS = [(WIDTHS[0], "http"), (WIDTHS[1], "http"), (WIDTHS[1], "file")]
+VISIT_IDS = [f"{width}-{origin}" for width, origin in VISITS]
 
 
-@pytest.mark.parametrize("width", WIDTHS)
-def test_no_page_has_a_console_error_or_failed_request(survey, width):
-    assert not said(survey(width), "noise")
+@pytest.mark.parametrize("width, origin", VISITS, ids=VISIT_IDS)
+def test_no_page_requests_another_host(survey, width, origin):
+    assert not said(survey(width, origin), "external")
+
+
+@pytest.mark.parametrize("width, origin", VISITS, ids=VISIT_IDS)
+def test_no_page_has_a_console_error_or_failed_request(survey, width, origin):
+    assert not said(survey(width, origin), "noise")
 
 
 @pytest.mark.parametrize("width", WIDTHS)
