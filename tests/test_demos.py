@@ -33,7 +33,7 @@ BLOCKS = {
     "number_facts": [
         "wrap", "bits", "rounding", "specials", "division", "casts", "casts-hardware",
     ],
-    "contract_edges": ["edges"],
+    "contract_edges": ["edges", "exp2-log2"],
     "errors": ["bad-graphs", "bad-texts", "bad-memory", "chain-times", "chain"],
     "matcher": ["patterns", "rule-counts", "compiled-neg"],
     "upat_fields": ["upat-fields"],
