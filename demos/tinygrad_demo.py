@@ -31,6 +31,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from book.protocol import block
+
 ROOT = Path(__file__).resolve().parents[1]
 
 # tinygrad runs on its CPU device (clang), offline, and keeps no compiled kernels on disk, so
@@ -81,8 +83,8 @@ def find(dotted: str):
     )
 
 
-def block(name: str, title: str, version: str) -> None:
-    print(f"@@ block {name}")
+def titled_block(name: str, title: str, version: str) -> None:
+    block(name)
     print(f"{title}  (tinygrad {version})")
 
 
@@ -170,7 +172,7 @@ def check_kernel(name: str, source: list[str]) -> None:
 
 def show_c(name: str, title: str, version: str, extra_env: dict) -> None:
     source, result = run_child(extra_env)
-    block(name, title, version)
+    titled_block(name, title, version)
     print("\n".join(source))
     print(f"result: {result}")
     if result != EXPECTED:
@@ -203,7 +205,7 @@ def float_rules(version: str) -> None:
         ("f*1.0", f * 1.0, p * 1.0),
         ("(f*3.0)*5.0", (f * 3.0) * 5.0, (p * 3.0) * 5.0),
     ]
-    block("float-rules", "simplifying float expressions in tinygrad, and in uopc", version)
+    titled_block("float-rules", "simplifying float expressions in tinygrad, and in uopc", version)
     print(f"{'expression':<13}{'tinygrad':<12}{'uopc strict':<24}uopc fast-math")
     same_as, answers = {"strict": [], "fast-math": []}, {}
     for text, tiny, ours in cases:
@@ -235,7 +237,7 @@ def signed_zero(version: str) -> None:
         ("tensor [-0.0, 1.0] + scalar 0.0", (tensor(start) + 0.0).tolist()),
         ("numpy float32 [-0.0, 1.0] + 0.0", (np.array(start, dtype=np.float32) + 0.0).tolist()),
     ]
-    block("signed-zero", "-0.0 plus 0.0 through tensors", version)
+    titled_block("signed-zero", "-0.0 plus 0.0 through tensors", version)
     for text, values in sums:
         sign = "-" if math.copysign(1.0, values[0]) < 0 else "+"
         print(f"{text:<38}{str(values):<14}sign of the first: {sign}")
@@ -257,7 +259,7 @@ def relu_nan(version: str) -> None:
     px, py = (UOp(Ops.PARAM, arg=ParamArg(slot, F32)) for slot in (0, 1))
     relu = (px * py + 1.0).max(0.0)  # uopc's relu: MAX(v, 0.0), which gives 0.0 at v = nan
     ours = [evaluate(relu, {0: value, 1: 1.0}) for value in x]
-    block("relu-nan", "relu(x*y+1) in tinygrad when x is nan (y = 1)", version)
+    titled_block("relu-nan", "relu(x*y+1) in tinygrad when x is nan (y = 1)", version)
     print(f"x:        {x}")
     print(f"tinygrad: {tiny}")
     print(f"uopc:     {ours}")
@@ -280,7 +282,7 @@ def const_identity(version: str) -> None:
         ("const nan is const nan", const(math.nan, float32) is const(float("nan"), float32)),
         ("const 1 is const True", const(1) is const(True)),
     ]
-    block("const-identity", "constants as nodes in tinygrad", version)
+    titled_block("const-identity", "constants as nodes in tinygrad", version)
     for text, answer in questions:
         print(f"{text}: {answer}")
     kind = type(zero.arg).__name__
@@ -296,9 +298,7 @@ def main() -> None:
         print("tinygrad is not installed (pip install -r requirements.txt): nothing to show")
         return
     os.environ.update(TINYGRAD_ENV)  # before the first tinygrad import, in this process too
-    if importlib.util.find_spec("uopc") is None:  # a plain clone, not installed
-        sys.path.append(str(ROOT))
-    print("@@ block version")
+    block("version")
     print(f"tinygrad {version}, installed from PyPI; every block below is this version's output")
     show_c("default-c", "relu(x*y+1) in tinygrad, DEV=CPU DEBUG=4", version, {})
     show_c("noopt-c", "the same with NOOPT=1", version, {"NOOPT": "1"})

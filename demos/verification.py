@@ -27,8 +27,7 @@ import random
 import re
 import sys
 
-from common import FLT_MAX, SPECIAL_FLOAT, f32
-
+from book.generators import FLT_MAX, SPECIAL_FLOAT, f32
 from uopc import F32
 from uopc.interp import evaluate
 from uopc.semantics import same

@@ -380,13 +380,3 @@ def floats_fast() -> str:
             below([f"s{len(before) - 1}", "f0"], ["lost"]),
         ]
     )
-
-
-# name -> builder of the Graphviz source; make_figures.py adds these to its GRAPHS
-CHAPTER_GRAPHS = {
-    "numbers_bits.svg": numbers_bits,
-    "contract_where.svg": contract_where,
-    "patterns_match.svg": patterns_match,
-    "folding.svg": folding,
-    "floats_fast.svg": floats_fast,
-}

@@ -50,7 +50,9 @@ from pathlib import Path
 from typing import NamedTuple
 
 import yaml
-from book_common import (
+from make_numbers import INPUTS
+
+from book.files import (
     FENCE,
     INCLUDE,
     INCLUDE_LINE,
@@ -59,7 +61,6 @@ from book_common import (
     read_unused,
     split_include,
 )
-from make_numbers import INPUTS
 
 INCLUDE_ROOTS = ("out/", "excerpts/", "code/")
 # A listing a reader takes in at once (issue 27): in chapters 1 to 11, a fenced block that quotes

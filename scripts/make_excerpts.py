@@ -27,14 +27,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-from book_common import (
-    REGION_DIRS,
-    ROOT,
-    allowed_unused,
-    page_includes,
-    read_unused,
-    write_atomic,
-)
+from book.files import REGION_DIRS, ROOT, allowed_unused, page_includes, read_unused, write_atomic
 
 MARKER = re.compile(r"\s*(?:#|//)\s*--8<-- \[(start|end):([a-z][-_0-9a-z]*)\]\s*")
 MARKER_LIKE = re.compile(r"\s*(?:#|//)\s*-+8<-+")  # a comment that means to be a marker

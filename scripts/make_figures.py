@@ -41,7 +41,6 @@ scripts/figure_checks.py measures every text against what is behind it, on both 
 import argparse
 import ast
 import html
-import importlib.util
 import inspect
 import io
 import json
@@ -53,14 +52,11 @@ import textwrap
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-if importlib.util.find_spec("uopc") is None:  # a plain clone without the editable install
-    sys.path.append(str(ROOT))
-if str(ROOT / "scripts") not in sys.path:  # book_common, when loaded from elsewhere (tests)
-    sys.path.append(str(ROOT / "scripts"))
 
-from book_common import write_atomic  # noqa: E402
-from chapter_figures import CHAPTER_GRAPHS  # noqa: E402
+import chapter_figures  # noqa: E402
 
+from book.files import write_atomic  # noqa: E402
+from book.producers import FIGURES  # noqa: E402
 from uopc import F32, I32, CallArg, Ops, ParamArg, UOp  # noqa: E402
 from uopc.builder import Builder  # noqa: E402
 from uopc.symbolic import simplify  # noqa: E402
@@ -483,24 +479,42 @@ def egraph_dot() -> str:
     return "\n".join([*lines, "}"]) + "\n"
 
 
-GRAPHS = {
-    "rendered.svg": lambda: rendered_dot(rendered_program()),
-    "relu.svg": relu,
-    "sharing.svg": sharing,
-    "index_before.svg": index_expression,
-    "index_after.svg": lambda: simplify(index_expression()),
-    "bump.svg": lambda: memory_dot(bump()),
-    "chain_before.svg": chain,
-    "chain_after.svg": lambda: simplify(chain()),
-    "shared_graph.svg": shared_sum,
-    "shared_tree.svg": lambda: tree_dot(shared_sum()),
-    "ranges.svg": lambda: ranges_dot(index_expression()),
-    "ranges_big.svg": lambda: ranges_dot(big_product()),
-    "split_line.svg": split_line,
-    "engine_states.svg": engine_states_dot,
-    "egraph.svg": egraph_dot,
-    **CHAPTER_GRAPHS,  # chapters 2, 3, 7, 9 and 10 (scripts/chapter_figures.py)
-}
+def rendered_figure():
+    return rendered_dot(rendered_program())
+
+
+def index_simplified() -> UOp:
+    return simplify(index_expression())
+
+
+def bump_figure() -> str:
+    return memory_dot(bump())
+
+
+def chain_simplified() -> UOp:
+    return simplify(chain())
+
+
+def shared_tree() -> str:
+    return tree_dot(shared_sum())
+
+
+def ranges_figure() -> str:
+    return ranges_dot(index_expression())
+
+
+def ranges_big_figure() -> str:
+    return ranges_dot(big_product())
+
+
+def drawer(draw: str):
+    """The function a row of book/producers.py's FIGURES names ("MODULE.NAME")."""
+    module, name = draw.split(".")
+    return getattr(chapter_figures, name) if module == "chapter_figures" else globals()[name]
+
+
+# the graphs, in the order of the table (book/producers.py, FIGURES)
+GRAPHS = {figure.name: drawer(figure.draw) for figure in FIGURES if figure.graph}
 
 
 # to_dot's header lines, restyled for both palettes (see the docstring)

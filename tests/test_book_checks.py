@@ -18,15 +18,13 @@ import textwrap
 from pathlib import Path
 from types import SimpleNamespace
 
+import check_stale  # scripts/, on the path by pytest's pythonpath (pyproject.toml)
 import pytest
+
+from book import producers, protocol
 
 REPO = Path(__file__).resolve().parents[1]
 SCRIPTS = REPO / "scripts"
-if str(SCRIPTS) not in sys.path:
-    sys.path.append(str(SCRIPTS))  # appended: nothing here may shadow a mutated uopc
-
-import book_common  # noqa: E402
-import check_stale  # noqa: E402
 
 
 def run(*args, cwd=REPO) -> subprocess.CompletedProcess:
@@ -424,9 +422,10 @@ def test_save_output_refuses(tmp_path, source, expected):
 
 
 def test_save_output_stamps_the_sources_of_a_machine_output(tmp_path):
-    assert save(tmp_path, 'print("3 ns (this machine)")\n', "bench", "machine_info").returncode == 0
+    program = f'print("3 ns {protocol.MACHINE_MARK}")\n'
+    assert save(tmp_path, program, "bench", "machine_info").returncode == 0
     saved = tmp_path / "out" / "bench" / "machine_info.txt"
-    assert book_common.read_header(saved) == book_common.sources_hash("bench/machine_info")
+    assert protocol.read_header(saved) == producers.sources_hash("bench/machine_info")
     # an output of out/bench/ whose sources nobody declared is refused
     assert "needs its sources" in save(tmp_path, 'print("1")\n', "bench", "unknown").stderr
 
@@ -445,7 +444,7 @@ def saved_output(root: Path, whole: str, blocks: dict[str, str]) -> Path:
 
 def test_stale_comparison_ignores_only_what_depends_on_the_machine(tmp_path):
     def output(root, timing, value):
-        machine = f"timing  (this machine)\n{timing} ns\n"
+        machine = f"timing  {protocol.MACHINE_MARK}\n{timing} ns\n"
         return saved_output(
             tmp_path / root, f"head\n{machine}value {value}\n", {"t": machine, "v": f"{value}\n"}
         )
@@ -470,9 +469,9 @@ def test_stale_comparison_catches_missing_and_orphan_outputs(tmp_path):
 
 def test_hash_check_catches_an_output_older_than_its_sources(tmp_path):
     out = tmp_path / "out"
-    for key in book_common.SOURCES:
-        write(out / f"{key}.txt", book_common.header(key, tmp_path) + "figures\n")
-    for name, key in book_common.COMPANIONS.items():
+    for key in producers.SOURCES:
+        write(out / f"{key}.txt", producers.header(key, tmp_path) + "figures\n")
+    for name, key in producers.COMPANIONS.items():
         saved = check_stale.companion_hash(name, key, tmp_path)
         write(out / name, json.dumps({"sources_hash": saved}))
     assert check_stale.check_hashes(out, tmp_path) == []
@@ -513,16 +512,16 @@ def test_block_check_catches_a_temporary_file_left_by_a_killed_write(tmp_path):
 
 def test_a_slow_output_keeps_its_numbers_and_blocks_and_the_run_records_are_copied(tmp_path):
     out = tmp_path / "out"
-    slow = next(iter(book_common.SOURCES))  # e.g. proofs/proofs: hash-checked, never made again
+    slow = next(iter(producers.SOURCES))  # e.g. proofs/proofs: hash-checked, never made again
     write(out / f"{slow}.txt", "x\n")
     write(out / f"{slow}.numbers.json", "{}\n")
     write(out / slow / "block.txt", "x\n")
     write(out / "demos" / "prog.numbers.json", "{}\n")  # made again and compared: not here
-    for record in book_common.RUN_RECORDS:
+    for record in producers.RUN_RECORDS:
         write(out / record, "{}\n")
     found = {path.as_posix() for path in check_stale.hashed_outputs(out)}
     assert {f"{slow}.txt", f"{slow}.numbers.json", f"{slow}/block.txt"} <= found
-    assert set(book_common.RUN_RECORDS) <= found
+    assert set(producers.RUN_RECORDS) <= found
     assert "demos/prog.numbers.json" not in found
 
 
@@ -537,7 +536,7 @@ def numbers_file(root: Path, numbers: dict) -> Path:
 
 def test_stale_comparison_of_stated_numbers_ignores_only_machine_measurements(tmp_path):
     def made(root, seconds, count):
-        timing = (seconds, "seconds to build the chain (this machine)")
+        timing = (seconds, f"seconds to build the chain {protocol.MACHINE_MARK}")
         return numbers_file(tmp_path / root, {"build_s": timing, "nodes": (count, "its nodes")})
 
     saved, same, stale = made("a", 2.9, 7), made("b", 3.4, 7), made("c", 2.9, 8)
@@ -547,11 +546,13 @@ def test_stale_comparison_of_stated_numbers_ignores_only_machine_measurements(tm
 
 
 def test_stale_comparison_of_the_numbers_reference_ignores_machine_lines(tmp_path):
+    mark = protocol.MACHINE_MARK
+
     def reference(root, seconds, nodes):
         return write(
             tmp_path / root / "numbers-reference.md",
             "| key | value | meaning | stated by |\n|---|---|---|---|\n"
-            f"| `build_s` | `{seconds}` | seconds to build (this machine) | demos/errors |\n"
+            f"| `build_s` | `{seconds}` | seconds to build {mark} | demos/errors |\n"
             f"| `nodes` | `{nodes}` | its nodes | demos/errors |\n",
         ).parent
 

@@ -167,8 +167,6 @@ def test_chapter_8_figures_show_the_engines_states_and_the_computed_e_graph(two_
 
 def test_the_e_graph_is_saturated_with_both_forms_in_one_class():
     module = load_script()
-    if str(ROOT / "demos") not in sys.path:  # run_demos imports _common from beside it
-        sys.path.append(str(ROOT / "demos"))
     import run_demos
 
     a, b, c = (module.UOp(module.Ops.PARAM, arg=module.ParamArg(k, module.I32)) for k in range(3))

@@ -3,26 +3,12 @@ clicked at 1280 px and tapped on a touch screen at 390 px, it shows at its own s
 the window's width, never panned sideways, its smallest text at least MIN_TEXT_PX high, and
 its caption under it, the same words as on the page. One test per figure and width."""
 
-import importlib.util
-
 import pytest
+from figure_checks import MIN_TEXT_PX, smallest_text  # scripts/, on pytest's pythonpath
 
-from .conftest import ROOT
 from .probes import CAPTION_JS, PAGE_CAPTION_JS
 from .site_facts import WIDTHS
 
-
-def figure_checks():
-    """scripts/figure_checks.py, which reads a figure's smallest text from its SVG."""
-    spec = importlib.util.spec_from_file_location(
-        "figure_checks", ROOT / "scripts" / "figure_checks.py"
-    )
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-FIGURES = figure_checks()
 OPENED_JS = """() => { const i = document.querySelector('.glightbox-container .gslide.current img');
   return i && i.complete && i.naturalWidth > 0; }"""
 PANS_JS = """i => { const box = i.closest('.gslide-media'); box.scrollLeft = 40;
@@ -56,8 +42,8 @@ def test_a_figure_opens_whole_with_its_caption(open_tab, site, shots, where_figu
     assert drawn >= min(natural, room) - 1, f"shown {drawn:.0f} of {min(natural, room)} px wide"
     assert drawn <= room + 1 and not shown.evaluate(PANS_JS), "wider than the window, pans"
     if name.endswith(".svg"):
-        size, view = FIGURES.smallest_text((site.path / "figures" / name).read_text("utf-8"))
-        text_px = size * drawn / view if size and view else FIGURES.MIN_TEXT_PX
-        assert text_px >= FIGURES.MIN_TEXT_PX, f"its smallest text is {text_px:.1f} px"
+        size, view = smallest_text((site.path / "figures" / name).read_text("utf-8"))
+        text_px = size * drawn / view if size and view else MIN_TEXT_PX
+        assert text_px >= MIN_TEXT_PX, f"its smallest text is {text_px:.1f} px"
     caption = page.evaluate(PAGE_CAPTION_JS, name)
     assert caption and shown.evaluate(CAPTION_JS) == caption, "the lightbox shows no caption"
