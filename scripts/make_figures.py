@@ -29,7 +29,7 @@ filled with a light colour and lettered in a dark one, an edge label stands on a
 its own, and its edges are a middle grey. A plot stands whole on a light card (CARD), its text
 dark (INK), its axes and grid a middle grey, its lines and bars mid-tone colours.
 scripts/figure_checks.py measures every text against what is behind it, on both palettes
-(tests/test_figures.py runs it); scripts/check_browser.py screenshots both.
+(tests/test_figures.py runs it); tests/browser/ screenshots both.
 """
 
 import argparse

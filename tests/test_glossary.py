@@ -1,6 +1,6 @@
 """The glossary hook (docs/hooks/glossary.py): appendix F read as entries, and the build refused
 on an entry out of order, without its id or its second paragraph, or on a form two terms claim.
-The tooltips themselves are checked in Chromium by scripts/check_browser.py."""
+The tooltips themselves are checked in Chromium by tests/browser/."""
 
 import importlib.util
 from pathlib import Path

@@ -32,7 +32,7 @@ An entry of the page is:
 The marked forms of a term are the term, its "Also written" spellings and its data-forms,
 each also with a capital first letter. The build stops, naming the entry, when an entry lacks
 its id, its definition or the paragraph after it, when the entries are not in alphabetical
-order, or when two terms claim one form. scripts/check_browser.py checks the tooltips in
+order, or when two terms claim one form. tests/browser/ checks the tooltips in
 Chromium; tests/test_glossary.py checks this parser.
 """
 

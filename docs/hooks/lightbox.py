@@ -13,7 +13,7 @@ shows it at its own size, or fitted to a phone's width).
 
 The lightbox shows only the image, so the figure's caption is copied into the link that opens
 it, as GLightbox's description (`data-description`, shown under the opened figure). Every
-figure has a caption (scripts/lint_docs.py); scripts/check_browser.py opens every figure and
+figure has a caption (scripts/lint_docs.py); tests/browser/ opens every figure and
 reads the caption in the lightbox.
 """
 
