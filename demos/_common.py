@@ -2,47 +2,36 @@
 
     from _common import MACHINE, block, claim, finish, param
 
-Importing this module first makes `uopc` importable from a plain clone (without the editable
-install; a copy already on the path, such as the one under test, wins) and puts `tests/` on the
-path for `common`, the generators and node helpers the tests use too. The demos run as scripts
-from any folder: Python puts `demos/` itself on the path, so this file is found beside them.
+Importing this module first stops the demo in one line when the `uopc` it would import is not
+its own tree's (book/own_tree.py). `uopc` and `book` come from the editable install or from
+PYTHONPATH (./run_all.sh sets it to the checkout). The demos run as scripts from any folder:
+Python puts `demos/` itself on the path, so this file is found beside them.
 
-- `block(name)` prints the marker `@@ block NAME` at which the book build cuts the output into
-  quoted blocks (and drops the marker).
+- `block(name)` (book/protocol.py) prints the marker at which the book build cuts the output
+  into quoted blocks (and drops the marker).
 - `claim(holds, what)` records a claim the demo prints; `finish()`, the last call of every
   `main`, makes the run fail (exit status 1, the false claims on stderr) if any was false, after
   everything has been printed.
-- `param(slot, dtype, vmin, vmax)` is tests/common.py's, the one helper for a PARAM node.
-- `state(key, value, meaning)` is tests/counting.py's: it files a number the book quotes.
+- `param(slot, dtype, vmin, vmax)` is book/generators.py's, the one helper for a PARAM node.
+- `state(key, value, meaning)` is book/protocol.py's: it files a number the book quotes.
 - `MACHINE` ends every printed line that depends on the machine, a tool's version or the clock.
 """
 
-import importlib.util
 import sys
 from pathlib import Path
 
+from book.own_tree import require_own_uopc
+
 ROOT = Path(__file__).resolve().parents[1]
-if importlib.util.find_spec("uopc") is None:  # a plain clone without the editable install
-    sys.path.append(str(ROOT))
-if str(ROOT / "tests") not in sys.path:  # tests/common.py, the shared generators and helpers
-    sys.path.append(str(ROOT / "tests"))
-
-from own_tree import require_own_uopc  # noqa: E402  (tests/own_tree.py)
-
 require_own_uopc(ROOT)  # this tree's uopc, or one line saying how to get it
 
-from common import param  # noqa: E402  (found through the path set above)
-from counting import state  # noqa: E402  (the numbers the book quotes, see tests/counting.py)
+from book.generators import param  # noqa: E402  (after the check: it imports uopc)
+from book.protocol import MACHINE_MARK as MACHINE  # noqa: E402
+from book.protocol import block, state  # noqa: E402
 
 __all__ = ["MACHINE", "ROOT", "block", "claim", "finish", "param", "state"]
 
-MACHINE = "(this machine)"
 FAILED: list[str] = []
-
-
-def block(name: str) -> None:
-    """Start a quoted block: the book build cuts the output at these lines and drops them."""
-    print(f"@@ block {name}")
 
 
 def claim(holds: bool, what: str) -> bool:

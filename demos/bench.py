@@ -37,24 +37,14 @@ Run it alone on an idle machine: other jobs distort every figure.
 import argparse
 import gc
 import hashlib
-import importlib.util
 import json
 import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-DEMOS = Path(__file__).resolve().parent
-if str(ROOT / "tests") not in sys.path:
-    sys.path.insert(0, str(ROOT / "tests"))  # for `common`
-if importlib.util.find_spec("uopc") is None:  # a plain clone, not installed: after the rest
-    sys.path.append(str(ROOT))
-if str(DEMOS) not in sys.path:
-    sys.path.append(str(DEMOS))  # for the bench_* blocks and tinygrad_demo's lookup by name
-
-import bench_clock  # noqa: E402
-from bench_compile import bench_compile  # noqa: E402
-from bench_graphs import (  # noqa: E402
+import bench_clock
+from bench_compile import bench_compile
+from bench_graphs import (
     POINTS,
     Uopc,
     UopcFurther,
@@ -75,9 +65,9 @@ from bench_graphs import (  # noqa: E402
     try_long_chain,
     twins_weighed,
 )
-from bench_numbers import compile_claims, state_numbers  # noqa: E402
-from bench_relu import bench_relu  # noqa: E402
-from bench_tinygrad import (  # noqa: E402
+from bench_numbers import compile_claims, state_numbers
+from bench_relu import bench_relu
+from bench_tinygrad import (
     Tinygrad,
     comparison,
     method_lines,
@@ -86,9 +76,13 @@ from bench_tinygrad import (  # noqa: E402
     targets_block,
     tinygrad_block,
 )
-from tinygrad_demo import tinygrad_version  # noqa: E402
+from tinygrad_demo import tinygrad_version
 
-from uopc import runtime  # noqa: E402
+from book.protocol import block
+from uopc import runtime
+
+ROOT = Path(__file__).resolve().parents[1]
+DEMOS = Path(__file__).resolve().parent
 
 FULL = {
     "expressions": 300,
@@ -120,7 +114,13 @@ QUICK = {
 }
 
 
-SOURCES = ("uopc/**/*.py", "demos/bench*.py", "demos/tinygrad_demo.py", "tests/common.py")
+SOURCES = (
+    "uopc/**/*.py",
+    "demos/bench*.py",
+    "demos/tinygrad_demo.py",
+    "book/generators.py",
+    "book/protocol.py",
+)
 
 
 def sources() -> list[str]:
@@ -209,18 +209,23 @@ def compare(args, sizes, libs, version, data, memory, references, relu_plain) ->
         raised = try_long_chain(libs[1], sizes["long_chain"], stack_limit=limit)
         data["tinygrad"]["long_chain_raised"] = {**raised, "limit": limit}
     table = comparison(data, memory, sizes)
-    print("@@ block tinygrad", *tinygrad_block(version, sizes, table, data), sep="\n")
-    print("@@ block pairs", *pairs_block(table, sizes, data["pairs_seconds"]), sep="\n")
-    print("@@ block targets", *targets_block(table, relu_plain, sizes["chain"]), sep="\n")
+    block("tinygrad")
+    print(*tinygrad_block(version, sizes, table, data), sep="\n")
+    block("pairs")
+    print(*pairs_block(table, sizes, data["pairs_seconds"]), sep="\n")
+    block("targets")
+    print(*targets_block(table, relu_plain, sizes["chain"]), sep="\n")
     wrapped, exact = references
     method = method_lines(
         last=sizes["expressions"] - 1, index=libs[1].index, points=len(POINTS),
         overflowed=sum(w != e for w, e in zip(wrapped, exact, strict=True)),
         pairs=sizes["pairs"], chain_pairs=sizes["chain_pairs"],
     )  # fmt: skip
-    print("@@ block tinygrad-method", *method, sep="\n")
+    block("tinygrad-method")
+    print(*method, sep="\n")
     overlay = overlay_block(table, data["twins"], data["lock_ns"], sizes)
-    print("@@ block overlay", *overlay, sep="\n")
+    block("overlay")
+    print(*overlay, sep="\n")
     return {
         "version": version,
         "expressions": sizes["expressions"],
@@ -252,15 +257,18 @@ def run(args) -> int:
     same_as_common(expressions)
 
     relu_ns, relu_cpu_ns, relu_plain, lines = bench_relu(sizes)
-    print("@@ block relu", *lines, sep="\n", flush=True)
+    block("relu")
+    print(*lines, sep="\n", flush=True)
     compile_times, compile_cpu, lines = bench_compile(sizes)
-    print("@@ block compile", *lines, sep="\n", flush=True)
+    block("compile")
+    print(*lines, sep="\n", flush=True)
 
     data, failures, references = measure_graphs(libs, expressions, sizes)
     if not args.quick:  # quick sizes are too small for a shape
         failures += compile_claims(compile_cpu, runtime.COMPILE_GROWTH)
     doubled = doubling(sizes["doublings"])
-    print("@@ block graphs", *graphs_block(sizes, memory["uopc"], data["uopc"], doubled), sep="\n")
+    block("graphs")
+    print(*graphs_block(sizes, memory["uopc"], data["uopc"], doubled), sep="\n")
     if doubled != (sizes["doublings"] + 1, 2 ** (sizes["doublings"] + 1) - 1):
         failures.append(f"p = p + p: {doubled}")
 
@@ -276,7 +284,8 @@ def run(args) -> int:
         "graphs": graphs_data(sizes, data, memory, doubled),
     }
     if version is None:
-        print("@@ block tinygrad", "tinygrad is not installed: no comparison", sep="\n")
+        block("tinygrad")
+        print("tinygrad is not installed: no comparison", sep="\n")
         result["tinygrad"] = {"version": None}
     else:
         result["tinygrad"] = compare(

@@ -12,10 +12,10 @@ import tempfile
 
 from bench_clock import Clock, checked
 
+from book.protocol import MACHINE_MARK as MACHINE
 from uopc import F32, CallArg, Ops, ParamArg, UOp, runtime
 from uopc.render import render
 
-MACHINE = "(this machine)"
 LEVELS = ("-O0", "-O1", "-O2")
 
 

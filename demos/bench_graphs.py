@@ -19,15 +19,15 @@ import tracemalloc
 import weakref
 
 from bench_clock import Clock, checked
-from common import DIVISORS, INDEX_OPS, MULTIPLIERS, gen_index_program
 
+from book.generators import DIVISORS, INDEX_OPS, MULTIPLIERS, gen_index_program
+from book.protocol import MACHINE_MARK as MACHINE
 from uopc import I32, Ops, ParamArg, UOp, speed
 from uopc.further import simplify_further
 from uopc.interp import evaluate
 from uopc.symbolic import simplify
 from uopc.textfmt import dumps
 
-MACHINE = "(this machine)"
 RANGES = ((0, 7), (0, 7), (0, 7))  # i, j, k: 8 * 8 * 8 = 512 points, every one checked
 NAMES = ("i", "j", "k")
 INT_MIN, INT_MAX = -(2**31), 2**31 - 1

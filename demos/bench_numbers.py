@@ -6,9 +6,9 @@ block); every text value is rounded as its sentence says ("about", 2 or 3 digits
 from bench_clock import AGREEMENT, TRIES
 from bench_relu import LOOP_RATIO_TARGET
 from bench_tinygrad import TARGETS
-from counting import significant, state
 
-MACHINE = "(this machine)"
+from book.protocol import MACHINE_MARK as MACHINE
+from book.protocol import significant, state
 
 
 def state_numbers(data: dict) -> None:

@@ -15,7 +15,8 @@ import textwrap
 from bench_graphs import COLUMNS, INT_MAX, INT_MIN, INT_OPS, NAMES, POINTS, spread
 from tinygrad_demo import find
 
-MACHINE = "(this machine)"
+from book.protocol import MACHINE_MARK as MACHINE
+
 # uopc/tinygrad: (sense, bound). The two speeds are judged on the median of the pairs' ratios
 # in cpu time, the bytes on one tracemalloc measure, the node counts (the further rules on)
 # on the counts themselves: a bound of 1 is "no more than tinygrad's".

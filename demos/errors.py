@@ -172,7 +172,7 @@ def show_chain():
     steps = ("build", "toposort", "evaluate", "simplify")
     spent = ", ".join(f"{step} {seconds:.2f} s" for step, seconds in zip(steps, times, strict=True))
     for step, seconds in zip(steps, times, strict=True):
-        state(f"chain_{step}_s", f"{seconds:.2f}", f"seconds to {step} the chain (this machine)")
+        state(f"chain_{step}_s", f"{seconds:.2f}", f"seconds to {step} the chain {MACHINE}")
     print(f"x + 1 + 2 + ... + {STEPS:,}: {nodes:,} nodes; {spent} {MACHINE}")
     block("chain")
     exact = wrap32(STEPS * (STEPS + 1) // 2)

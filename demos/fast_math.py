@@ -24,9 +24,8 @@ import gc
 import math
 import sys
 
-import test_pipeline as layers
-from shrink import candidates, shrink
-
+from book import layers
+from book.shrink import candidates, shrink
 from uopc.interp import evaluate
 from uopc.rewrite import PatternMatcher, graph_rewrite
 from uopc.semantics import same

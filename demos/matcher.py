@@ -13,8 +13,7 @@ from _common import block, claim, finish, state
 
 import sys
 
-from counting import about
-
+from book.protocol import about
 from uopc import F32, I32, Ops, ParamArg, UOp, speed
 from uopc.fold import FOLD, INLINE
 from uopc.rewrite import ANY, UPat

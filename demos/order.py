@@ -26,9 +26,8 @@ import random
 import sys
 from typing import NamedTuple
 
-from common import gen_index_program
-from shrink import candidates, measure, shrink
-
+from book.generators import gen_index_program
+from book.shrink import candidates, measure, shrink
 from uopc.interp import evaluate
 from uopc.rewrite import PatternMatcher, graph_rewrite
 from uopc.semantics import same

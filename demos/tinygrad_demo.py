@@ -13,7 +13,9 @@ Every tinygrad object is looked up by its dotted name (`find`), never by file or
 the PyPI layout may differ from the source the book read; a missing name stops the demo with a
 message saying which. If tinygrad is not installed the demo says so in one line and exits 0.
 Every block depends on the tinygrad version, so each title ends with `(tinygrad VERSION)`.
-A printed claim that turns out false (a wrong result) exits non-zero.
+A printed claim that turns out false (a wrong result) exits non-zero, and so does any reading
+chapter 16 makes of a block that the block no longer bears out (the shape of each kernel's C,
+three of tinygrad's float answers, relu at nan): each is checked where it is printed.
 
 Usage: python demos/tinygrad_demo.py
 """
@@ -28,6 +30,8 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+
+from book.protocol import block
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -79,8 +83,8 @@ def find(dotted: str):
     )
 
 
-def block(name: str, title: str, version: str) -> None:
-    print(f"@@ block {name}")
+def titled_block(name: str, title: str, version: str) -> None:
+    block(name)
     print(f"{title}  (tinygrad {version})")
 
 
@@ -129,13 +133,51 @@ def kernel_source(lines: list[str]) -> list[str]:
     return lines[first : last + 1]
 
 
+# What step 14 and chapter 16 read in each kernel, as patterns over its C: both declare every
+# pointer restrict and spell relu as the constant compared first, the value picked when it
+# holds; the default kernel is straight-line code that reads each input with one float4 load,
+# holds a multiply and an add in one statement per element and writes one float4 store; the
+# NOOPT kernel is a loop over the index Lidx0.
+RELU_FORM = re.compile(r"\(\(0\.0f<(alu\d+)\)\?\1:0\.0f\)")
+POINTER = re.compile(r"float\* (restrict )?data\d")
+READINGS = {
+    "default-c": {
+        "float4 loads": (re.compile(r"= \(\*\(\(float4\*\)"), 2),
+        "float4 stores": (re.compile(r"^\s*\*\(\(float4\*\)"), 1),
+        "loops": (re.compile(r"^\s*for \("), 0),
+        "statements with a multiply and an add": (
+            re.compile(r"= \(\(val0\[\d\]\*val1\[\d\]\)\+"),
+            4,
+        ),
+    },
+    "noopt-c": {
+        "loops over Lidx0": (re.compile(r"^\s*for \(int Lidx0 = 0; Lidx0 < 4; "), 1),
+        "float4 loads": (re.compile(r"float4"), 0),
+    },
+}
+
+
+def check_kernel(name: str, source: list[str]) -> None:
+    """Fail unless the kernel holds what step 14 and chapter 16 say of it (READINGS, RELU_FORM)."""
+    pointers = [m.group(1) for line in source for m in POINTER.finditer(line)]
+    if len(pointers) != 3 or None in pointers:
+        fail(f"{name}: not three restrict pointers: {pointers}")
+    if not any(RELU_FORM.search(line) for line in source):
+        fail(f"{name}: no relu of the form ((0.0f<v)?v:0.0f)")
+    for what, (pattern, wanted) in READINGS[name].items():
+        found = sum(bool(pattern.search(line)) for line in source)
+        if found != wanted:
+            fail(f"{name}: {found} {what}, the book reads {wanted}")
+
+
 def show_c(name: str, title: str, version: str, extra_env: dict) -> None:
     source, result = run_child(extra_env)
-    block(name, title, version)
+    titled_block(name, title, version)
     print("\n".join(source))
     print(f"result: {result}")
     if result != EXPECTED:
         fail(f"relu(x*y+1) gave {result}, not {EXPECTED}")
+    check_kernel(name, source)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -163,11 +205,11 @@ def float_rules(version: str) -> None:
         ("f*1.0", f * 1.0, p * 1.0),
         ("(f*3.0)*5.0", (f * 3.0) * 5.0, (p * 3.0) * 5.0),
     ]
-    block("float-rules", "simplifying float expressions in tinygrad, and in uopc", version)
+    titled_block("float-rules", "simplifying float expressions in tinygrad, and in uopc", version)
     print(f"{'expression':<13}{'tinygrad':<12}{'uopc strict':<24}uopc fast-math")
-    same_as = {"strict": [], "fast-math": []}
+    same_as, answers = {"strict": [], "fast-math": []}, {}
     for text, tiny, ours in cases:
-        tiny_result = graph_rewrite(tiny, symbolic).render(simplify=False)
+        tiny_result = answers[text] = graph_rewrite(tiny, symbolic).render(simplify=False)
         strict, fast = (infix(simplify(ours, fast_math=m), {0: "f"}) for m in (False, True))
         print(f"{text:<13}{tiny_result:<12}{strict:<24}{fast}")
         for name, ours_text in (("strict", strict), ("fast-math", fast)):
@@ -179,6 +221,10 @@ def float_rules(version: str) -> None:
         fail(f"tinygrad matches our fast-math rules only on {same_as['fast-math']}")
     if same_as["strict"] != ["f*1.0"]:
         fail(f"tinygrad matches our strict rules on {same_as['strict']}, not on f*1.0 alone")
+    # and it names three of tinygrad's answers: the zero dropped, f*0.0 made 0.0, one multiply
+    named = {"f+0.0": "f", "f*0.0": "0.0", "(f*3.0)*5.0": "(f*15.0)"}
+    if any(answers[text] != wanted for text, wanted in named.items()):
+        fail(f"tinygrad's answers {answers}, chapter 16 reads {named}")
 
 
 def signed_zero(version: str) -> None:
@@ -191,7 +237,7 @@ def signed_zero(version: str) -> None:
         ("tensor [-0.0, 1.0] + scalar 0.0", (tensor(start) + 0.0).tolist()),
         ("numpy float32 [-0.0, 1.0] + 0.0", (np.array(start, dtype=np.float32) + 0.0).tolist()),
     ]
-    block("signed-zero", "-0.0 plus 0.0 through tensors", version)
+    titled_block("signed-zero", "-0.0 plus 0.0 through tensors", version)
     for text, values in sums:
         sign = "-" if math.copysign(1.0, values[0]) < 0 else "+"
         print(f"{text:<38}{str(values):<14}sign of the first: {sign}")
@@ -213,12 +259,15 @@ def relu_nan(version: str) -> None:
     px, py = (UOp(Ops.PARAM, arg=ParamArg(slot, F32)) for slot in (0, 1))
     relu = (px * py + 1.0).max(0.0)  # uopc's relu: MAX(v, 0.0), which gives 0.0 at v = nan
     ours = [evaluate(relu, {0: value, 1: 1.0}) for value in x]
-    block("relu-nan", "relu(x*y+1) in tinygrad when x is nan (y = 1)", version)
+    titled_block("relu-nan", "relu(x*y+1) in tinygrad when x is nan (y = 1)", version)
     print(f"x:        {x}")
     print(f"tinygrad: {tiny}")
     print(f"uopc:     {ours}")
     same_at_nan = math.isnan(tiny[0]) == math.isnan(ours[0])
     print(f"the two agree at nan: {same_at_nan}")
+    # chapter 16 reads: relu agrees at nan, both give the constant zero (+0.0)
+    if any(math.isnan(v) or math.copysign(1.0, v) < 0 or v != 0.0 for v in (tiny[0], ours[0])):
+        fail(f"relu at nan: tinygrad {tiny[0]!r}, uopc {ours[0]!r}; chapter 16 reads +0.0 for both")
     if tiny[1:] != ours[1:] or ours[1:] != [2.0, 0.0, 1.0]:
         fail(f"relu(x*1+1) at x = 1, -2, 0 should be [2.0, 0.0, 1.0]: {tiny[1:]}, {ours[1:]}")
 
@@ -233,7 +282,7 @@ def const_identity(version: str) -> None:
         ("const nan is const nan", const(math.nan, float32) is const(float("nan"), float32)),
         ("const 1 is const True", const(1) is const(True)),
     ]
-    block("const-identity", "constants as nodes in tinygrad", version)
+    titled_block("const-identity", "constants as nodes in tinygrad", version)
     for text, answer in questions:
         print(f"{text}: {answer}")
     kind = type(zero.arg).__name__
@@ -249,9 +298,7 @@ def main() -> None:
         print("tinygrad is not installed (pip install -r requirements.txt): nothing to show")
         return
     os.environ.update(TINYGRAD_ENV)  # before the first tinygrad import, in this process too
-    if importlib.util.find_spec("uopc") is None:  # a plain clone, not installed
-        sys.path.append(str(ROOT))
-    print("@@ block version")
+    block("version")
     print(f"tinygrad {version}, installed from PyPI; every block below is this version's output")
     show_c("default-c", "relu(x*y+1) in tinygrad, DEV=CPU DEBUG=4", version, {})
     show_c("noopt-c", "the same with NOOPT=1", version, {"NOOPT": "1"})

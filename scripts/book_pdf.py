@@ -10,7 +10,6 @@ since the site it prints is made from them. The PDF itself is not kept here: eve
 or the PDF has no page, no link into itself or no figure.
 """
 
-import importlib.util
 import os
 import re
 import subprocess
@@ -18,19 +17,13 @@ import sys
 import tempfile
 from pathlib import Path
 
+from book.protocol import state
+
 ROOT = Path(__file__).resolve().parents[1]
 PDF = "uopc-book.pdf"
 PAGE = re.compile(rb"/Type\s*/Page[^s]")
 INTERNAL_LINK = re.compile(rb"/Dest\b")
 FIGURE = re.compile(rb"/Subtype\s*/(?:Form|Image)\b")  # a drawn SVG is a form, a bitmap an image
-
-
-def counting():
-    """tests/counting.py, loaded by its path, for `state` (the numbers' one writer)."""
-    spec = importlib.util.spec_from_file_location("counting", ROOT / "tests" / "counting.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def printed_pdf(site: Path) -> bytes:
@@ -54,7 +47,6 @@ def main() -> int:
         sys.exit(f"book_pdf: {PDF}: {', '.join(problems)}")
     print(f"{PDF}: {pages} pages, {len(data) / 1e6:.1f} MB, {links} links into itself, "
           f"{figures} drawn forms and images")  # fmt: skip
-    state = counting().state
     print(state("book_pdf_pages", pages, "pages of the PDF of the whole book (A4)"))
     print(state("book_pdf_mb", round(len(data) / 1e6, 1), "size of the book's PDF in MB"))
     return 0

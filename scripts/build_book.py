@@ -32,15 +32,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from book_common import (
-    ROOT,
-    read_header,
-    require_own_uopc,
-    sources_hash,
-    stamp_problem,
-    write_atomic,
-)
-from producers import MANIFEST, PRODUCERS, Producer
+from book.files import ROOT, stamp_problem, write_atomic
+from book.own_tree import require_own_uopc
+from book.producers import MANIFEST, PRODUCERS, Producer, sources_hash
+from book.protocol import read_header
 
 
 class Build:
@@ -151,7 +146,8 @@ def main(argv=None) -> int:
     parser.add_argument("--only", nargs="+", help="only these programs (forced)")
     parser.add_argument("--deterministic-into", type=Path, help="the same-bytes outputs, into DIR")
     options = parser.parse_args(argv)
-    require_own_uopc()  # every program below imports the uopc this one would
+    # every program below imports the uopc this one would
+    require_own_uopc(Path(__file__).resolve().parents[1])  # its own tree, not book's
     started = float(os.environ.get("RUN_ALL_STARTED") or time.time())
     python = os.environ.get("PYTHON") or sys.executable
     out = slow_out = ROOT / "out"

@@ -41,20 +41,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-from book_common import (
-    COMPANIONS,
-    MACHINE_MARK,
-    NUMBERS_STAMP,
-    ROOT,
-    RUN_RECORDS,
-    SOURCES,
-    is_machine_block,
-    read_header,
-    source_files,
-    sources_hash,
-    stamp_problem,
-)
-from producers import MANIFEST
+from book.files import ROOT, stamp_problem
+from book.producers import COMPANIONS, MANIFEST, RUN_RECORDS, SOURCES, source_files, sources_hash
+from book.protocol import MACHINE_MARK, NUMBERS_STAMP, is_machine_block, read_header
 
 SHOWN_DIFF = 30  # lines of diff shown per stale file
 NUMBERS_SUFFIX = ".numbers.json"  # out/KIND/STEM.numbers.json: the numbers a program states
@@ -112,7 +101,8 @@ COMPANION_SOURCES = {
         "uopc/**/*.py",
         "demos/bench*.py",
         "demos/tinygrad_demo.py",
-        "tests/common.py",
+        "book/generators.py",
+        "book/protocol.py",
     ),
 }
 

@@ -12,11 +12,8 @@ import os
 import platform
 import re
 import subprocess
-import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from counting import state  # noqa: E402  (the numbers appendix D quotes)
+from book.protocol import MACHINE_MARK, state  # the numbers appendix D quotes
 
 
 def proc_field(path: str, field: str) -> str | None:
@@ -70,7 +67,7 @@ def main() -> None:
         ("clang", clang_version()),
         ("tinygrad", version("tinygrad")),
     ]
-    print("the machine and the software of this run  (this machine)")
+    print(f"the machine and the software of this run  {MACHINE_MARK}")
     width = max(len(label) for label, _ in lines)
     for label, value in lines:
         print(f"  {label + ':':<{width + 1}} {value}")
@@ -82,13 +79,13 @@ def state_machine(labels: dict) -> None:
     for label, value in labels.items():
         key = "machine_" + re.sub(r"[^a-z0-9]+", "_", label.lower()).strip("_")
         value = int(value) if key == "machine_cores" else value
-        state(key, value, f"the benchmark machine's {label} (this machine)")
-    state("python_version", labels["Python"].split()[0], "Python's version (this machine)")
-    state("numpy_version", labels["NumPy"], "NumPy's version (this machine)")
-    state("z3_version", labels["z3"], "z3's version (this machine)")
-    state("tinygrad_version", labels["tinygrad"], "tinygrad's version (this machine)")
+        state(key, value, f"the benchmark machine's {label} {MACHINE_MARK}")
+    state("python_version", labels["Python"].split()[0], f"Python's version {MACHINE_MARK}")
+    state("numpy_version", labels["NumPy"], f"NumPy's version {MACHINE_MARK}")
+    state("z3_version", labels["z3"], f"z3's version {MACHINE_MARK}")
+    state("tinygrad_version", labels["tinygrad"], f"tinygrad's version {MACHINE_MARK}")
     clang = re.search(r"clang version ([\d.]+)", labels["clang"])
-    state("clang_version", clang[1] if clang else "unknown", "clang's version (this machine)")
+    state("clang_version", clang[1] if clang else "unknown", f"clang's version {MACHINE_MARK}")
 
 
 if __name__ == "__main__":

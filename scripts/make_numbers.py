@@ -29,11 +29,12 @@ import sys
 import tomllib
 from pathlib import Path
 
-from book_common import NUMBERS_STAMP, ROOT, stamp_problem, write_atomic
-from producers import PRODUCERS, RUN_RECORDS
-
-sys.path.insert(0, str(ROOT / "tests"))
-from counting import about  # noqa: E402  (the rounding every producer uses)
+from book.files import ROOT, stamp_problem, write_atomic
+from book.producers import PRODUCERS, RUN_RECORDS
+from book.protocol import (
+    NUMBERS_STAMP,
+    about,  # noqa: E402  (the rounding every producer uses)
+)
 
 # Keys whose value is a measurement of this machine or a record of the last run: they may
 # change between two runs without the book being stale (check_stale.py ignores them). The

@@ -1,15 +1,15 @@
 """Carry a hash-checked output over to a new definition of its sources, without rerunning it.
 
-    python scripts/restamp.py --at COMMIT KEY [KEY ...]      (KEY as in book_common.SOURCES)
+    python scripts/restamp.py --at COMMIT KEY [KEY ...]      (KEY as in producers.SOURCES)
 
 A saved output such as out/tests/mutant_matrix.txt starts with `# sources: <hash>`, the hash of
-the files it came from (scripts/book_common.py, SOURCES). When SOURCES changes which files those
+the files it came from (book/producers.py, SOURCES). When SOURCES changes which files those
 are, but none of the files the program reads has changed, the output is still what the program
 makes; only its first line no longer matches. The planted-bug programs take an hour, so rather
 than running them again this script proves the point and rewrites that one line. For each KEY:
 
 1. at COMMIT, the saved output was current by that commit's own rules: its header equals the
-   hash that the commit's book_common.py computes over the commit's files;
+   hash that the commit's book/producers.py computes over the commit's files;
 2. the saved output is byte for byte the same now as at COMMIT;
 3. under today's definition, the sources at COMMIT and today are the same files with the same
    bytes (the same hash).
@@ -25,8 +25,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-import book_common
-from book_common import HEADER, ROOT
+from book import producers
+from book.files import ROOT
+from book.protocol import HEADER
 
 
 def checkout(commit: str, into: Path) -> None:
@@ -38,10 +39,12 @@ def checkout(commit: str, into: Path) -> None:
 
 
 def module_at(tree: Path):
-    """book_common.py as it was in tree, computing over that tree's files."""
-    spec = importlib.util.spec_from_file_location(
-        "book_common_then", tree / "scripts" / "book_common.py"
-    )
+    """The sources hashing as it was in tree (book/producers.py, or scripts/book_common.py
+    before the book package), computing over that tree's files."""
+    path = tree / "book" / "producers.py"
+    if not path.is_file():
+        path = tree / "scripts" / "book_common.py"
+    spec = importlib.util.spec_from_file_location("sources_then", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -58,11 +61,11 @@ def restamp(key: str, commit: str, then: Path, old) -> str | None:
         return f"out/{key}.txt was already stale at {commit}"
     if now_file.read_bytes() != then_file.read_bytes():
         return f"out/{key}.txt has changed since {commit}"
-    new_hash = book_common.sources_hash(key, ROOT)
-    if book_common.sources_hash(key, then) != new_hash:
+    new_hash = producers.sources_hash(key, ROOT)
+    if producers.sources_hash(key, then) != new_hash:
         changed = [
             name
-            for name in book_common.source_files(key, ROOT)
+            for name in producers.source_files(key, ROOT)
             if not (then / name).is_file()
             or (then / name).read_bytes() != (ROOT / name).read_bytes()
         ]
@@ -77,7 +80,7 @@ def main(argv=None) -> int:
     parser.add_argument("--at", required=True, help="the commit whose saved outputs were current")
     parser.add_argument("keys", nargs="+", help="outputs, as in SOURCES (tests/mutants, ...)")
     options = parser.parse_args(argv)
-    unknown = [key for key in options.keys if key not in book_common.SOURCES]
+    unknown = [key for key in options.keys if key not in producers.SOURCES]
     if unknown:
         print(f"restamp: not hash-checked outputs: {', '.join(unknown)}", file=sys.stderr)
         return 2

@@ -24,8 +24,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from book_common import ROOT, write_atomic
-from producers import BOOK_TESTS
+from book.files import ROOT, write_atomic
+from book.producers import BOOK_TESTS
 
 SUMMARY = re.compile(r"^=+ (?:.*?\b)?(\d+) passed\b.* in ([\d.]+)s", re.MULTILINE)
 

@@ -38,18 +38,17 @@ import tempfile
 import time
 from pathlib import Path
 
-from book_common import (
+from book.files import ROOT, write_atomic
+from book.own_tree import require_own_uopc
+from book.producers import SOURCES, header
+from book.protocol import (
     BLOCK_LINE,
+    BLOCK_START,
     HASH_LENGTH,
     NUMBER_START,
     NUMBERS_STAMP,
-    ROOT,
-    SOURCES,
     NumberLineError,
-    header,
     parse_number_line,
-    require_own_uopc,
-    write_atomic,
 )
 
 FIXED_ENVIRONMENT = {
@@ -89,7 +88,7 @@ def split_blocks(text: str) -> tuple[str, dict[str, str]]:
     whole, blocks, current = [], {}, None
     for line in text.splitlines(keepends=True):
         stripped = line.rstrip("\n")
-        if stripped.startswith("@@ block"):
+        if stripped.startswith(BLOCK_START.strip()):
             match = BLOCK_LINE.fullmatch(stripped)
             if not match:
                 raise OutputError(f"malformed marker line {stripped!r} (NAME: [a-z][-_0-9a-z]*)")
@@ -218,7 +217,8 @@ def main(argv=None) -> int:
     args, command = parser.parse_args(argv[:split]), argv[split + 1 :]
     if not command:
         parser.error("no command given (put it after --)")
-    require_own_uopc()  # the program it runs imports the uopc this one would
+    # the program it runs imports the uopc this one would
+    require_own_uopc(Path(__file__).resolve().parents[1])  # its own tree, not book's
     name = f"{args.kind}/{args.stem}"
     signal.signal(signal.SIGTERM, _stop)
     started = time.monotonic()

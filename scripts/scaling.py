@@ -18,18 +18,16 @@ Usage: python scripts/scaling.py [--sizes SMALL LARGE] [--repeats N]
 import argparse
 import gc
 import random
-import sys
 import time
 import tracemalloc
 from pathlib import Path
 
+from book.generators import gen_index_program
+from book.protocol import MACHINE_MARK
+from uopc import I32, Ops, ParamArg, UOp
+from uopc.interp import evaluate
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
-
-from common import gen_index_program  # noqa: E402
-
-from uopc import I32, Ops, ParamArg, UOp  # noqa: E402
-from uopc.interp import evaluate  # noqa: E402
 from uopc.symbolic import simplify  # noqa: E402
 
 SIZES = (100_000, 500_000)  # additions: 2n + 1 nodes
@@ -74,7 +72,7 @@ def best_of(n, repeats):
 
 def report_chains(sizes, repeats):
     small, large = sizes
-    print(f"chains x + 1 + 2 + ... + n, best of {repeats} runs  (this machine)")
+    print(f"chains x + 1 + 2 + ... + n, best of {repeats} runs  {MACHINE_MARK}")
     times, nodes = {}, {}
     for n in sizes:
         times[n], note, nodes[n] = best_of(n, repeats)
@@ -99,7 +97,7 @@ def report_memory(count=300):
     tracemalloc.stop()
     separately = sum(len(root.toposort()) for root in roots)
     distinct = len({node for root in roots for node in root.toposort()})
-    print(f"memory of {count} random index expressions  (this machine)")
+    print(f"memory of {count} random index expressions  {MACHINE_MARK}")
     print(f"  nodes counted separately, per expression: {separately:,}")
     print(f"  distinct nodes over all of them:          {distinct:,}")
     print(f"  traced while building them:               {traced:,} bytes, {traced / 1024:,.0f} KiB")

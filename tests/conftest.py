@@ -8,15 +8,11 @@ they would only be counted twice."""
 
 import os
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
 
-# tests/ on the path so that every test file can `import common` and `import counting`
-sys.path.insert(0, str(Path(__file__).parent))
-
-import own_tree  # noqa: E402  (beside this file)
+from book import own_tree
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -17,11 +17,10 @@ One line per claim, grouped under `--- <group> ---` headers; the last line is
 `CLAIMS <total> <as-expected> <refuted>`; the exit code is 1 when a claim is not as expected or
 the model differs from the contract. With BOOK_NUMBERS=1 the numbers the book quotes (the
 tallies, each group's size, the verdicts of chapter 10's tables, chapter 6's counterexample)
-follow as `@@ number` lines (tests/counting.state), computed from the claims' results.
+follow as `@@ number` lines (tests/protocol.state), computed from the claims' results.
 """
 
 import argparse
-import importlib.util
 import itertools
 import math
 import operator
@@ -32,17 +31,11 @@ import sys
 import time
 import zlib
 from dataclasses import dataclass, field
-from pathlib import Path
 
-if __name__ == "__main__":  # as a script: tests/ on the path, and the repository if needed
-    sys.path.append(str(Path(__file__).resolve().parent))
-    if importlib.util.find_spec("uopc") is None:
-        sys.path.append(str(Path(__file__).resolve().parents[1]))
-
-import counting
 import z3
-from common import SPECIAL_FLOAT, SPECIAL_INT, rand_value
 
+from book import protocol
+from book.generators import SPECIAL_FLOAT, SPECIAL_INT, rand_value
 from uopc.dtypes import BOOL, F32, I32, INT_MAX, INT_MIN
 from uopc.further import FURTHER as FURTHER_RULES
 from uopc.ops import Ops
@@ -1267,12 +1260,12 @@ def run(claims, timeout=TIMEOUT, int_timeout=INT_TIMEOUT, out=print, blocks=None
         members = list(members)
         width = max(len(cl.title) for cl in members)
         if group in blocks:
-            out(f"@@ block {blocks[group]}")
+            out(protocol.block_line(blocks[group]))
         out(f"--- {group} ---")
         for claim in members:
             if claim.name in blocks and claim.name not in started:
                 started.add(claim.name)
-                out(f"@@ block {blocks[claim.name]}")
+                out(protocol.block_line(blocks[claim.name]))
             result = solve(claim, int_timeout if claim.theory == "int" else timeout)
             results.append(result)
             mark = "ok" if result.as_expected else "FAIL"
@@ -1483,7 +1476,7 @@ def proofs(quick=False, only=None, timeout=TIMEOUT, int_timeout=INT_TIMEOUT, out
     for line in wrong[:20]:
         out(f"     {line}")
     results = run(select(all_claims(), only, quick), timeout, int_timeout, out, BLOCKS)
-    out("@@ block summary")
+    out(protocol.block_line("summary"))
     for line in summary(results):
         out(line)
     return results, wrong
@@ -1513,7 +1506,7 @@ def main(argv=None) -> int:
     results, wrong = proofs(args.quick, args.only, args.timeout, args.int_timeout)
     numbers = book_numbers(results, args.quick, args.only)
     for key, value, meaning in numbers.stated:
-        counting.state(key, value, meaning)
+        protocol.state(key, value, meaning)
     for problem in numbers.problems:
         print(f"proofs: FAILED: {problem}", file=sys.stderr)
     settled = results and all(r.as_expected for r in results)
@@ -1572,7 +1565,7 @@ def further_main(argv) -> int:
         "a further rule has no claim",
     )
     for key, value, meaning in numbers.stated:
-        counting.state(key, value, meaning)
+        protocol.state(key, value, meaning)
     for problem in numbers.problems:
         print(f"proofs: FAILED: {problem}", file=sys.stderr)
     return 0 if results and not numbers.problems else 1

@@ -18,18 +18,11 @@ names the two positions; with `allow_alias=True` they run it and give [5, 5].
 Run as a script: `python tests/test_alias.py`.
 """
 
-import importlib.util
 import sys
-from pathlib import Path
 
-if __name__ == "__main__":  # as a script: tests/ on the path, and the repository if needed
-    sys.path.append(str(Path(__file__).resolve().parent))
-    if importlib.util.find_spec("uopc") is None:
-        sys.path.append(str(Path(__file__).resolve().parents[1]))
-
-import counting
 import pytest
 
+from book import protocol
 from uopc import F32, Ops, ParamArg, Ptr, UOp
 from uopc.builder import Builder, make_call
 from uopc.interp import run_call
@@ -124,7 +117,7 @@ def alias() -> int:
     check(out[1].tolist() == separate, f"one list given twice gave {out[1].tolist()}")
 
     print(f"alias: {check.count} checks passed; one buffer twice gives {aliased}, not {separate}")
-    counting.report("pipeline", "alias", check.count)
+    protocol.report("pipeline", "alias", check.count)
     return check.count
 
 

@@ -175,8 +175,6 @@ def test_the_bounds_of_agreement(bench_clock):
 
 def test_check_stale_hashes_bench_json_as_the_benchmark_does():
     """check_stale checks bench.json's own sources_hash over the same files bench.py hashes."""
-    sys.path.insert(0, str(ROOT / "scripts"))
-    sys.path.insert(0, str(ROOT / "demos"))
     import bench
     import check_stale
 

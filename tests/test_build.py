@@ -30,8 +30,6 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 SCRIPTS = REPO / "scripts"
-if str(SCRIPTS) not in sys.path:
-    sys.path.append(str(SCRIPTS))  # appended: nothing here may shadow a mutated uopc
 
 import check_stale  # noqa: E402
 from test_figures import SAMPLE  # noqa: E402 (the shape of the benchmark's data)

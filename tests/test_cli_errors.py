@@ -12,10 +12,10 @@ import time
 from pathlib import Path
 
 import pytest
-from counting import report, size
 from test_cli import ADD3, RELU, ROOT, assert_one_error_line, environment, uopc
 
 import uopc.__main__ as cli
+from book.protocol import report, size
 from uopc import CallArg, Ops, ParamArg, Ptr, UOp, runtime
 from uopc.textfmt import MAX_ELEMENTS, MAX_TEXT_BYTES, ParseError, dumps, loads
 

@@ -12,9 +12,9 @@ import os
 import random
 
 import pytest
-from common import gen_index_program, gen_program
 from test_rules_unit import CASES
 
+from book.generators import gen_index_program, gen_program
 from uopc import F32, I32, Ops, ParamArg, UOp, rewrite, speed
 from uopc.fold import FOLD, INLINE
 from uopc.rewrite import PatternMatcher, RewriteLimit, UPat, graph_rewrite, rule

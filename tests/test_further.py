@@ -26,8 +26,8 @@ from types import SimpleNamespace
 
 import pytest
 import test_pipeline
-from common import gen_index_program
 
+from book.generators import gen_index_program
 from uopc import I32, INT_MAX, INT_MIN, Ops, ParamArg, UOp
 from uopc.dtypes import F32
 from uopc.fold import FOLD, INLINE, fold

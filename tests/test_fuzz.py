@@ -20,17 +20,8 @@ import os
 import random
 import struct
 import sys
-from pathlib import Path
 
 import pytest
-
-if __name__ == "__main__":  # script use: tests/ and the repository root go at the end
-    for folder in (Path(__file__).resolve().parent, Path(__file__).resolve().parent.parent):
-        if str(folder) not in sys.path:
-            sys.path.append(str(folder))
-
-import counting
-from common import SPECIAL_FLOAT, SPECIAL_INT, gen_program, rand_value
 from test_pipeline import (
     SLOT_DTYPES,
     compile_calls,
@@ -43,6 +34,8 @@ from test_pipeline import (
     value_call,
 )
 
+from book import protocol
+from book.generators import SPECIAL_FLOAT, SPECIAL_INT, gen_program, rand_value
 from uopc import BOOL, F32, I32, INT_MAX, INT_MIN, Ops, ParamArg, UOp
 from uopc.interp import evaluate
 from uopc.semantics import f32, same
@@ -141,8 +134,8 @@ def run_batch(numbers, inputs: int) -> int:
 # --8<-- [start:layer_fuzz]
 def layer_fuzz(programs=None, inputs=None) -> int:
     """Programs 0 .. programs-1 at `inputs` inputs each (quick or full sizes of SIZES)."""
-    programs = counting.size(*SIZES["programs"]) if programs is None else programs
-    inputs = counting.size(*SIZES["inputs"]) if inputs is None else inputs
+    programs = protocol.size(*SIZES["programs"]) if programs is None else programs
+    inputs = protocol.size(*SIZES["inputs"]) if inputs is None else inputs
     checks = 0
     for start in range(0, programs, BATCH):
         checks += run_batch(range(start, min(start + BATCH, programs)), inputs)
@@ -163,7 +156,7 @@ def test_nasty_values_are_what_they_claim():
 def test_the_programs_meet_int_min_over_minus_one():
     """Over the quick size, some program divides INT_MIN by -1 at some input."""
     found = 0
-    for n in range(3, counting.size(*SIZES["programs"]), 4):
+    for n in range(3, protocol.size(*SIZES["programs"]), 4):
         r = random.Random(SEED_BASE + n)
         root, params = fuzz_program(r, n)
         for env in (nasty_env(r, params) for _ in range(SIZES["inputs"][0])):
@@ -176,10 +169,10 @@ def test_the_programs_meet_int_min_over_minus_one():
 @pytest.mark.layer("fuzz")
 @pytest.mark.needs_clang
 def test_fuzz():
-    counting.report("reliability", "fuzz", layer_fuzz())
+    protocol.report("reliability", "fuzz", layer_fuzz())
 
 
 if __name__ == "__main__":
     if "--full" in sys.argv[1:]:
         os.environ["UOPC_FULL"] = "1"
-    counting.report("reliability", "fuzz", layer_fuzz())
+    protocol.report("reliability", "fuzz", layer_fuzz())

@@ -9,10 +9,10 @@ import math
 import random
 from pathlib import Path
 
-import common
 import pytest
-from counting import size
 
+from book import generators as common
+from book.protocol import size
 from uopc import BOOL, F32, I32, INT_MAX, INT_MIN, CallArg, Ops, ParamArg, Ptr, UOp, UOpError
 from uopc.builder import Builder, make_call
 from uopc.interp import evaluate, run_call

@@ -20,19 +20,11 @@ memory.
 import ctypes
 import math
 import random
-import sys
-from pathlib import Path
 
 import pytest
 
-if __name__ == "__main__":  # script use: tests/ and the repository root go at the end
-    for folder in (Path(__file__).resolve().parent, Path(__file__).resolve().parent.parent):
-        if str(folder) not in sys.path:
-            sys.path.append(str(folder))
-
-import counting
-from common import rand_value
-
+from book import protocol
+from book.generators import rand_value
 from uopc import F32, I32, INT_MAX, INT_MIN, Ops, UOp
 from uopc.builder import Builder, make_call
 from uopc.interp import run_call
@@ -338,7 +330,7 @@ def run_batch(seeds) -> int:
 # --8<-- [start:layer_memory]
 def layer_memory(programs=None) -> int:
     """Programs 0 .. programs-1 (20 quick, 200 full), in batches; returns the check count."""
-    programs = counting.size(20, 200) if programs is None else programs
+    programs = protocol.size(20, 200) if programs is None else programs
     checks = 0
     for start in range(0, programs, BATCH):
         checks += run_batch(range(start, min(start + BATCH, programs)))
@@ -360,8 +352,8 @@ def test_generator_is_deterministic_and_varied():
 @pytest.mark.layer("memory")
 @pytest.mark.needs_clang
 def test_memory():
-    counting.report("memory", "memory", layer_memory())
+    protocol.report("memory", "memory", layer_memory())
 
 
 if __name__ == "__main__":
-    counting.report("memory", "memory", layer_memory())
+    protocol.report("memory", "memory", layer_memory())

@@ -4,9 +4,7 @@ tests/mutant_matrix.py and tests/coverage_lines.py is conservative (no mutant ru
 import json
 import textwrap
 
-import coverage_lines
-import mutant_matrix
-import mutants
+from book import coverage_lines, mutant_matrix, mutants
 
 SOURCE = textwrap.dedent(
     '''\

@@ -25,10 +25,9 @@ import sys
 import time
 from pathlib import Path
 
-import counting
-import mutant_matrix
-import mutants
 import pytest
+
+from book import mutant_matrix, mutants, protocol
 
 SYMBOLIC = mutants.PACKAGE / "symbolic.py"
 OWN_FILES = ("render.py", "runtime.py", "builder.py", "textfmt.py", "interp.py")
@@ -120,7 +119,7 @@ def test_copy_is_separate_and_mutated(tmp_path):
 def test_every_mutant_is_caught(tmp_path):
     """The whole matrix in a fresh process (its saved cells used where they are current):
     every mutant caught, the control not."""
-    size = ["--full"] if counting.full() else []
+    size = ["--full"] if protocol.full() else []
     command = [sys.executable, str(Path(mutant_matrix.__file__)), *size]
     env = {k: v for k, v in os.environ.items() if k not in ("UOPC_COUNTS", "BOOK_NUMBERS")}
     done = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True)
@@ -145,7 +144,9 @@ def test_a_killed_run_leaves_no_copy_behind(tmp_path, script):
         "mutant_matrix.py": ["--layers", "CP", "--cells", str(tmp_path / "cells")],
         "mutants.py": ["--files", "test_pipeline.py"],
     }
-    command = [sys.executable, str(mutants.TESTS / script), "--only", "2", "11", *small[script]]
+    start = {"mutant_matrix.py": [str(mutants.TESTS / script)]}
+    start["mutants.py"] = ["-m", "book.mutants"]
+    command = [sys.executable, *start[script], "--only", "2", "11", *small[script]]
     run = subprocess.Popen(command, env=env, cwd=tmp_path, stdout=subprocess.DEVNULL)
     copies = lambda: [p for p in temporary.iterdir() if p.name.startswith("uopc-m")]  # noqa: E731
     deadline = time.monotonic() + 60
@@ -159,7 +160,7 @@ def test_a_killed_run_leaves_no_copy_behind(tmp_path, script):
 
 
 def test_single_catcher_reasons_name_real_mutants():
-    import mutant_matrix
+    from book import mutant_matrix
 
     names = {m.name for m in mutants.MUTANTS}
     assert set(mutant_matrix.SINGLE_REASONS) <= names, set(mutant_matrix.SINGLE_REASONS) - names
@@ -174,13 +175,12 @@ TINY = ["--only", "2", "17", "--layers", "AI"]  # unit catches 2, text catches 1
 
 @pytest.fixture
 def tree(tmp_path):
-    """A copy of the package, the tests and scripts/producers.py: files the tests may edit."""
+    """A copy of the package, the tests and the book's machinery: files the tests may edit."""
     root = tmp_path / "tree"
     shutil.copytree(mutants.PACKAGE, root / "uopc", ignore=shutil.ignore_patterns("__pycache__"))
     ignore = shutil.ignore_patterns("__pycache__", ".pytest_cache")
     shutil.copytree(mutants.TESTS, root / "tests", ignore=ignore)
-    (root / "scripts").mkdir()
-    shutil.copy(mutants.REPO / "scripts" / "producers.py", root / "scripts")
+    shutil.copytree(mutants.REPO / "book", root / "book", ignore=ignore)
     return root
 
 
@@ -189,6 +189,7 @@ def run_matrix(tree, *extra, numbers=False):
     env = {k: v for k, v in os.environ.items() if k not in ("UOPC_COUNTS", "BOOK_NUMBERS")}
     env["BOOK_NUMBERS"] = "1" if numbers else "0"
     env["UOPC_CACHE"] = str(tree.parent / "c-cache")
+    env["PYTHONPATH"] = str(tree)  # the copied tree's harness and package, not this checkout's
     command = [sys.executable, str(tree / "tests" / "mutant_matrix.py"), *TINY, *extra]
     command += ["--cells", str(tree.parent / "cells")]
     done = subprocess.run(command, cwd=tree, env=env, capture_output=True, text=True, timeout=300)
@@ -206,7 +207,7 @@ def cells_skipped(output: str) -> int:
 
 def verdicts(output: str) -> list[str]:
     """The output less the lines of this machine."""
-    return [line for line in output.splitlines() if not line.endswith("(this machine)")]
+    return [line for line in output.splitlines() if not line.endswith(protocol.MACHINE_MARK)]
 
 
 @pytest.mark.needs_clang
@@ -237,7 +238,7 @@ def test_tiny_run_prints_matrix_list_and_numbers(tree):
     assert listed[1].startswith(f" 17 caught   {'text format drops min/max bounds':<42} I: ")
     # MUTANTS after the verdicts; only lines of this machine after it, each marked so
     after = shown[shown.index("MUTANTS 2 2") + 1 :]
-    assert len(after) == 2 and all(line.endswith("(this machine)") for line in after), after
+    assert len(after) == 2 and all(line.endswith(protocol.MACHINE_MARK) for line in after), after
     numbers = dict(re.findall(r"^@@ number (\w+) = (\S+)  # .+$", output, re.M))
     assert numbers == {
         "mutants_total": "2",
@@ -311,7 +312,7 @@ def test_cell_keys_follow_their_sources():
     base = keys()
     unit = keys({mutants.TESTS / "test_rules_unit.py": "edited"})
     assert unit["A"] != base["A"] and unit["I"] == base["I"] and unit["P"] == base["P"]
-    helper = keys({mutants.TESTS / "common.py": "edited"})
+    helper = keys({mutants.REPO / "book" / "generators.py": "edited"})
     assert all(helper[letter] != base[letter] for letter in "AIP")
     other = keys({mutants.TESTS / "test_render.py": "edited"})
     assert other["P"] != base["P"] and other["A"] == base["A"]

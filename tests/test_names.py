@@ -17,9 +17,9 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from counting import report
 
 import uopc.render
+from book.protocol import report
 from uopc import F32, CallArg, Ops, ParamArg, UOp, runtime
 from uopc.render import NAME_RULES, PRELUDE, PRELUDE_HELPERS, render
 

@@ -21,10 +21,10 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "scripts"))
 
 import make_numbers  # noqa: E402  (after the path set-up)
-from book_common import NUMBERS_STAMP, parse_number_line  # noqa: E402
+
+from book.protocol import NUMBERS_STAMP, parse_number_line  # noqa: E402
 
 pytestmark = pytest.mark.layer("numbers")
 

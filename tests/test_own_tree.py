@@ -1,5 +1,5 @@
-"""Each checkout runs its own code (tests/own_tree.py): the build, the tests and the demos stop
-in one line when the `uopc` they would import is not the one of their tree."""
+"""Each checkout runs its own code (book/own_tree.py): the build, the tests and the demos stop
+in one line when the `uopc` or the `book` they would import is not the one of their tree."""
 
 import os
 import shutil
@@ -7,8 +7,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-import own_tree
 import pytest
+
+from book import own_tree
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -26,15 +27,28 @@ def test_the_tree_s_own_uopc_passes_and_any_other_is_named_with_the_fix(tmp_path
     assert own_tree.problem(ROOT, tmp_path / "uopc", str(tmp_path / "other")) is not None
 
 
+def test_the_tree_s_own_book_passes_and_another_is_named(tmp_path):
+    assert own_tree.book_problem(ROOT) is None
+    said = own_tree.book_problem(tmp_path)
+    assert said == (
+        f"book is imported from {ROOT / 'book'}, not from this checkout's {tmp_path / 'book'}: "
+        f"run with PYTHONPATH={tmp_path}"
+    )
+
+
 @pytest.fixture
 def foreign(tmp_path) -> Path:
-    """Another checkout's uopc: a folder that `import uopc` finds first through PYTHONPATH."""
+    """Another checkout: its uopc, which `import uopc` finds first through PYTHONPATH, and its
+    book (the same code as this one's), so that what it says does not depend on what is
+    installed."""
     (tmp_path / "other" / "uopc").mkdir(parents=True)
     (tmp_path / "other" / "uopc" / "__init__.py").write_text("print('the other uopc')\n")
+    ignore = shutil.ignore_patterns("__pycache__")
+    shutil.copytree(ROOT / "book", tmp_path / "other" / "book", ignore=ignore)
     return tmp_path / "other"
 
 
-def run(args, pythonpath: Path, cwd: Path, **extra) -> subprocess.CompletedProcess:
+def run(args, pythonpath: Path | str, cwd: Path, **extra) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", own_tree.TESTED_COPY)}
     env.update(PYTHONPATH=str(pythonpath), **extra)
     command = [sys.executable, *map(str, args)]
@@ -66,5 +80,7 @@ def test_the_tests_run_a_copy_named_as_under_test(tmp_path):
     test = ["-m", "pytest", "-q", "--collect-only", "-p", "no:cacheprovider"]
     test.append(ROOT / "tests" / "test_ops.py")
     named = {own_tree.TESTED_COPY: str(tmp_path / "copy" / "uopc")}
-    done = run(test, tmp_path / "copy", cwd=tmp_path, **named)
+    # as book/mutants.py runs it: the copy first, this checkout last (for `book`)
+    path = os.pathsep.join([str(tmp_path / "copy"), str(ROOT)])
+    done = run(test, path, cwd=tmp_path, **named)
     assert done.returncode == 0, done.stdout + done.stderr

@@ -15,16 +15,6 @@ names a reproducible seed; nothing here inserts the repository root in front of 
 (planted-bug runs put a mutated copy of `uopc` first on PYTHONPATH).
 """
 
-if __name__ == "__main__":  # run as a script: find common.py and counting.py, and uopc if needed
-    import importlib.util
-    import pathlib
-    import sys
-
-    _TESTS = pathlib.Path(__file__).resolve().parent
-    sys.path.insert(0, str(_TESTS))
-    if importlib.util.find_spec("uopc") is None:
-        sys.path.append(str(_TESTS.parent))  # after everything: a copy on PYTHONPATH wins
-
 import collections
 import ctypes
 import itertools
@@ -38,12 +28,22 @@ import sys
 import time
 import traceback
 
-import common
-import counting
 import pytest
-from common import SPECIAL_FLOAT, SPECIAL_INT, gen_index_program, gen_program, rand_env
-from shrink import shrink
 
+from book import generators as common
+from book import protocol
+from book.generators import SPECIAL_FLOAT, SPECIAL_INT, gen_index_program, gen_program, rand_env
+from book.layers import (
+    BOUNDARY,
+    EXHAUSTIVE_POINTS,
+    EXHAUSTIVE_RANGES,
+    POINTS,
+    SEED_BASE,
+    SIZES,
+    WIDE_RANGES,
+    fast_program,
+)
+from book.shrink import shrink
 from uopc import BOOL, F32, I32, INT_MAX, INT_MIN, CallArg, Ops, ParamArg, UOp, runtime
 from uopc.builder import signature_call
 from uopc.fold import fold
@@ -55,44 +55,13 @@ from uopc.semantics import eval_op, f32, same
 from uopc.symbolic import default, simplify
 from uopc.textfmt import ParseError, dumps, loads
 
-# --8<-- [start:sizes]
-# (quick, full) per layer: full sizes from verification.md §5.3, quick sizes from §8.
-SIZES = {
-    "hash": {"programs": (70, 700)},
-    "sound": {"programs": (70, 700), "inputs": (10, 40)},
-    "special": {"programs": (40, 400), "inputs": (30, 300)},
-    "exhaustive": {"programs": (120, 1200)},
-    "fast": {"programs": (300, 2000), "inputs": (20, 20)},
-    "overflow": {"programs": (30, 300)},
-    "ranges": {"programs": (50, 500), "inputs": (10, 40)},
-    "fold": {"programs": (40, 400), "inputs": (5, 20)},
-    "text": {"programs": (30, 300)},
-    "render": {"programs": (20, 250), "inputs": (10, 60)},
-    "zerodiv": {},  # a grid (ZERODIV_GRID), not a count
-}
-# Program n of a layer is built from random.Random(SEED_BASE[layer] + n): each layer sees its
-# own programs (hash and sound share theirs).
-SEED_BASE = {
-    "hash": 0,
-    "sound": 0,
-    "special": 100_000,
-    "exhaustive": 200_000,
-    "fast": 300_000,
-    "overflow": 400_000,
-    "ranges": 500_000,
-    "fold": 600_000,
-    "text": 700_000,
-    "render": 800_000,
-}
-# --8<-- [end:sizes]
-
 
 def sized(layer: str, name: str, given):
     """A size passed by the caller, else the quick or full size of the table."""
-    return given if given is not None else counting.size(*SIZES[layer][name])
+    return given if given is not None else protocol.size(*SIZES[layer][name])
 
 
-# The numbers the book quotes from these layers, each stated (tests/counting.state) by the layer
+# The numbers the book quotes from these layers, each stated (tests/protocol.state) by the layer
 # that computes it, at the size it ran: key -> what it counts, and out of what.
 NUMBERS = {
     "sound_programs": "random programs the sound layer simplifies, then simplifies again",
@@ -115,7 +84,7 @@ NUMBERS = {
 
 
 def state(key: str, value) -> None:
-    counting.state(key, value, NUMBERS[key])
+    protocol.state(key, value, NUMBERS[key])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -471,13 +440,6 @@ def layer_special(programs=None, inputs=None) -> int:
     return checks
 
 
-EXHAUSTIVE_RANGES = ((0, 7), (0, 3), (-4, 5))
-EXHAUSTIVE_POINTS = [
-    dict(enumerate(point))
-    for point in itertools.product(*(range(lo, hi + 1) for lo, hi in EXHAUSTIVE_RANGES))
-]  # all 8 * 4 * 10 = 320 inputs
-
-
 def compare_on_points(layer, seed, root, points) -> tuple:
     """(checks, changed): the root's range at every point, and original vs simplified at
     every point when simplify changed the program."""
@@ -504,19 +466,8 @@ def layer_exhaustive(programs=None) -> int:
     return checks
 
 
-def fast_program(n: int, inputs: int) -> tuple:
-    """Program n of the fast layer: (seed, root, the first input on which fast math changes
-    its value or None, how many inputs were tried). demos/fast_math.py calls it too, so that
-    the chapter shows this layer's own first counterexample."""
-    seed = SEED_BASE["fast"] + n
-    r = random.Random(seed)
-    root, params = gen_program(r)
-    faster = simplify_or_fail("fast", seed, root, fast_math=True)
-    for tried in range(1, inputs + 1):
-        env = rand_env(r, params)
-        if faster is not root and not same(evaluate(root, env), evaluate(faster, env)):
-            return seed, root, env, tried
-    return seed, root, None, inputs
+def fast_or_fail(seed, root):
+    return simplify_or_fail("fast", seed, root, fast_math=True)
 
 
 def layer_fast(programs=None, inputs=None) -> int:
@@ -524,7 +475,7 @@ def layer_fast(programs=None, inputs=None) -> int:
     programs, inputs = sized("fast", "programs", programs), sized("fast", "inputs", inputs)
     checks, found = 0, []
     for n in range(programs):
-        seed, root, env, tried = fast_program(n, inputs)
+        seed, root, env, tried = fast_program(n, inputs, fast_or_fail)
         checks += tried
         if env is not None:
             found.append((seed, root, env))
@@ -541,15 +492,6 @@ def layer_fast(programs=None, inputs=None) -> int:
     return checks
 
 
-# The values every combination of which is tried (clamped into each declared range).
-BOUNDARY = (
-    INT_MIN, INT_MIN + 1, -(2**30) - 1, -(2**30), -1, 0, 1,
-    2**30 - 1, 2**30, 2**30 + 1, INT_MAX - 1, INT_MAX,
-)  # fmt: skip
-WIDE_RANGES = ((INT_MIN, INT_MAX), (0, 2**30), (-(2**30), 2**29), (0, INT_MAX))
-POINTS = (60, 400)  # (quick, full) inputs per program at least: the grid, then random ones
-
-
 def overflow_points(r, params) -> list:
     """Every combination of boundary values clamped to each range, then random points up to
     POINTS, each value a boundary value (clamped) or a random one of the range at even odds."""
@@ -560,7 +502,7 @@ def overflow_points(r, params) -> list:
         columns.append(sorted({min(max(v, lo), hi) for v in BOUNDARY}))
     slots = [p.arg.slot for p in params]
     points = [dict(zip(slots, vs, strict=True)) for vs in itertools.product(*columns)]
-    for _ in range(max(counting.size(*POINTS) - len(points), 0) if params else 0):
+    for _ in range(max(protocol.size(*POINTS) - len(points), 0) if params else 0):
         values = [r.choice(c) if r.random() < 0.5 else r.randint(c[0], c[-1]) for c in columns]
         points.append(dict(zip(slots, values, strict=True)))
     return points
@@ -1095,7 +1037,7 @@ def values_in(lo, hi, wide):
 
 def layer_zerodiv(grid=None) -> int:
     """grid: (dividend ranges, divisor ranges), by default ZERODIV_GRID's quick or full one."""
-    dividends, divisors = grid or ZERODIV_GRID["full" if counting.full() else "quick"]
+    dividends, divisors = grid or ZERODIV_GRID["full" if protocol.full() else "quick"]
     cases, calls, jobs = [], [], []
     for op, (xlo, xhi), (ylo, yhi) in itertools.product(
         (Ops.FLOORDIV, Ops.FLOORMOD), dividends, divisors
@@ -1135,10 +1077,10 @@ def report_layer(name, layer) -> None:
     pytest's workers each run some of the layers, so the rules that fired in no layer are
     worked out from these lines (scripts/summary.py), not in any one process."""
     before = collections.Counter(default.fired)
-    counting.report("pipeline", name, layer())
+    protocol.report("pipeline", name, layer())
     fired = default.fired - before
-    counting.figure("rules_default", [r.name for r in default.rules])
-    counting.figure(f"rules_fired_{name}", [r.name for r in default.rules if fired[r.name]])
+    protocol.figure("rules_default", [r.name for r in default.rules])
+    protocol.figure(f"rules_fired_{name}", [r.name for r in default.rules if fired[r.name]])
 
 
 @pytest.mark.layer("hash")

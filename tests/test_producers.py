@@ -1,19 +1,18 @@
-"""The table of the book's programs (scripts/producers.py) and the build that reads it
+"""The table of the book's programs (book/producers.py) and the build that reads it
 (scripts/build_book.py): every row names real files, and a program runs again only when its
 sources change."""
 
+import re
 import subprocess
 import sys
 from pathlib import Path
 
+import build_book  # scripts/, on the path by pytest's pythonpath (pyproject.toml)
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "scripts"))
+from book.producers import FIGURES, PRODUCERS, Producer, source_files
 
-import build_book  # noqa: E402  (after the path set-up)
-from book_common import source_files  # noqa: E402
-from producers import PRODUCERS, Producer  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 pytestmark = pytest.mark.layer("numbers")
 
@@ -94,7 +93,7 @@ def test_run_all_help_names_the_variants():
 def test_a_comment_makes_no_output_stale(tmp_path):
     """A listing's region markers and reworded comments change nothing a program does: the
     sources hash ignores them, and sees every change of code, docstrings included."""
-    from book_common import hashed_text
+    from book.producers import hashed_text
 
     path = tmp_path / "m.py"
     path.write_text('"""Doc."""\nx = 1  # one\ny = 2\n')
@@ -109,3 +108,22 @@ def test_a_comment_makes_no_output_stale(tmp_path):
     first = hashed_text(other)
     other.write_text("int x; /* b */\n")
     assert hashed_text(other) != first  # C is hashed as it is
+
+
+def figure_functions(module: str) -> set[str]:
+    source = (ROOT / "scripts" / f"{module}.py").read_text(encoding="utf-8")
+    return set(re.findall(r"^def (\w+)\(", source, re.MULTILINE))
+
+
+def test_every_figure_row_names_a_drawing_function_and_a_file_of_its_own():
+    """The one table holds the figures too: each row names a function that exists, and no
+    two rows write the same file."""
+    names = [figure.name for figure in FIGURES]
+    assert len(names) == len(set(names)), names
+    missing = [
+        figure.draw
+        for figure in FIGURES
+        if figure.draw.split(".")[1] not in figure_functions(figure.draw.split(".")[0])
+    ]
+    assert missing == [], missing
+    assert figure_functions("make_figures") >= {"drawer"}

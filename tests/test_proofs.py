@@ -19,10 +19,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-import counting
 import pytest
 
-if not counting.full():  # a quick run without z3 skips and says so; a full run fails
+from book import protocol
+
+if not protocol.full():  # a quick run without z3 skips and says so; a full run fails
     pytest.importorskip("z3", reason="z3-solver is not installed (scripts/setup.sh)")
 
 import proofs  # noqa: E402 - only once z3 is known to be there
@@ -37,7 +38,7 @@ pytestmark = [pytest.mark.needs_z3, pytest.mark.layer("proofs")]
 def settled():
     """(results, printed lines) of one run over the claims of this run's size."""
     lines = []
-    claims = proofs.select(proofs.all_claims(), quick=not counting.full())
+    claims = proofs.select(proofs.all_claims(), quick=not protocol.full())
     return proofs.run(claims, out=lines.append), lines
 
 
@@ -98,7 +99,7 @@ def test_unsettled_is_not_proved():
 
 def test_book_numbers_from_the_results(settled):
     results = settled[0]
-    numbers = proofs.book_numbers(results, quick=not counting.full())
+    numbers = proofs.book_numbers(results, quick=not protocol.full())
     stated = {key: value for key, value, _ in numbers.stated}
     assert not numbers.problems and len(stated) == len(numbers.stated)  # each key once
     claims = [stated[f"claims_{name}"] for name in ("total", "as_expected", "refuted")]
@@ -115,7 +116,7 @@ def test_book_numbers_from_the_results(settled):
     )
     left_out = {cl.title for cl in proofs.all_claims() if not cl.quick}
     rows = [
-        row for row, title in proofs.FLOAT_ROWS.items() if counting.full() or title not in left_out
+        row for row, title in proofs.FLOAT_ROWS.items() if protocol.full() or title not in left_out
     ]
     assert {f"float_claim_{row}" for row in rows} <= set(stated)
 
@@ -125,7 +126,7 @@ def test_book_numbers_find_a_claim_not_as_expected(settled):
         dataclasses.replace(r, outcome="unsettled") if r.claim.title == "x*1.0 -> x" else r
         for r in settled[0]
     ]
-    problems = proofs.book_numbers(results, quick=not counting.full()).problems
+    problems = proofs.book_numbers(results, quick=not protocol.full()).problems
     assert "x*1.0 -> x: unsettled, not as expected" in problems
     assert "the book's claims: 1 not as expected" in problems
 

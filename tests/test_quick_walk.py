@@ -15,9 +15,9 @@ import os
 import random
 
 import pytest
-from common import gen_index_program
 from test_compiled import GENERATORS, looping_rules
 
+from book.generators import gen_index_program
 from uopc import I32, Ops, ParamArg, UOp, rewrite, speed, uop
 from uopc.fold import FOLD, INLINE
 from uopc.further import FURTHER

@@ -13,9 +13,9 @@ import shutil
 import struct
 
 import pytest
-from common import buffer, load, ptr_param, store
-from counting import size
 
+from book.generators import buffer, load, ptr_param, store
+from book.protocol import size
 from uopc import BOOL, F32, I32, INT_MAX, INT_MIN, CallArg, Ops, ParamArg, Ptr, UOp, runtime
 from uopc.builder import signature_call
 from uopc.interp import evaluate

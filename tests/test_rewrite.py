@@ -3,9 +3,9 @@
 import math
 
 import pytest
-from counting import size
 
 import uopc.rewrite as rewrite_module
+from book.protocol import size
 from uopc import F32, I32, Ops, ParamArg, UOp
 from uopc.rewrite import ANY, PatternMatcher, RewriteLimit, Rule, UPat, graph_rewrite, rule
 

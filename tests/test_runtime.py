@@ -16,8 +16,8 @@ import time
 from pathlib import Path
 
 import pytest
-from common import buffer, load, ptr_param, store
 
+from book.generators import buffer, load, ptr_param, store
 from uopc import (
     BOOL,
     F32,

@@ -15,7 +15,6 @@ the sanitizers without a report; the harness counts its calls so that the count 
 Run as a script: `python tests/test_sanitize.py [--full]`.
 """
 
-import importlib.util
 import math
 import os
 import random
@@ -24,17 +23,11 @@ import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from pathlib import Path
 
-if __name__ == "__main__":  # as a script: tests/ on the path, and the repository if needed
-    sys.path.append(str(Path(__file__).resolve().parent))
-    if importlib.util.find_spec("uopc") is None:
-        sys.path.append(str(Path(__file__).resolve().parents[1]))
-
-import common
-import counting
 import pytest
 
+from book import generators as common
+from book import protocol
 from uopc import BOOL, F32, I32, INT_MAX, INT_MIN, VOID, CallArg, Ops, ParamArg, Ptr, UOp, runtime
 from uopc.builder import Builder, make_call, signature_call
 from uopc.interp import run_call
@@ -376,9 +369,9 @@ def sanitize() -> int:
         call = value_call(every_op(bounded), f"every_op_{'bounded' if bounded else 'wide'}")
         label = f"every op, {'x in [0, 100]' if bounded else 'no ranges'}"
         units.append(Unit(label, call, dumps(call, label), inputs=value_inputs(call)))
-    for seed in range(counting.size(8, 150)):
+    for seed in range(protocol.size(8, 150)):
         units += value_units(seed)
-    for seed in range(counting.size(4, 50)):
+    for seed in range(protocol.size(4, 50)):
         units += memory_units(seed)
     # one file per CHUNK functions: a quick run is one compilation; a full run's files are
     # compiled two at a time (one huge file compiles more slowly than its parts, and serially)
@@ -390,7 +383,7 @@ def sanitize() -> int:
         f"sanitize: {len(units)} functions in {len(harnesses)} executables, "
         f"{checks} sanitized calls, no report"
     )
-    counting.report("pipeline", "sanitize", checks)
+    protocol.report("pipeline", "sanitize", checks)
     return checks
 
 

@@ -11,8 +11,8 @@ whether the overlay is installed or not, on every case there is, or on random gr
 import random
 
 import pytest
-from common import gen_index_program, gen_program, param
 
+from book.generators import gen_index_program, gen_program, param
 from uopc import typecheck
 from uopc.dtypes import BOOL, F32, I32, VALUE_DTYPES, Ptr
 from uopc.ops import ALU, Ops

@@ -8,8 +8,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-import counting
 import pytest
+
+from book import protocol
 
 SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "summary.py"
 _spec = importlib.util.spec_from_file_location("summary", SCRIPT)
@@ -62,7 +63,7 @@ pytestmark = pytest.mark.layer("summary")
 
 
 def test_groups_are_the_counting_groups():
-    assert tuple(summary.GROUPS) == counting.GROUPS
+    assert tuple(summary.GROUPS) == protocol.GROUPS
 
 
 def test_complete_run_passes_and_adds_up(run):

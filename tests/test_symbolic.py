@@ -10,8 +10,8 @@ import math
 import signal
 
 import pytest
-from counting import size
 
+from book.protocol import size
 from uopc import BOOL, F32, I32, INT_MAX, INT_MIN, Ops, ParamArg, UOp
 from uopc.fold import fold
 from uopc.rewrite import PatternMatcher, graph_rewrite

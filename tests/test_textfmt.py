@@ -8,8 +8,8 @@ import math
 import random
 
 import pytest
-from counting import size
 
+from book.protocol import size
 from uopc import BOOL, F32, I32, INT_MAX, INT_MIN, CallArg, Ops, ParamArg, Ptr, UOp
 from uopc.builder import Builder, make_call
 from uopc.ranges import param_bounds

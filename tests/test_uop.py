@@ -17,8 +17,8 @@ import sys
 import weakref
 
 import pytest
-from counting import size
 
+from book.protocol import size
 from uopc import speed, typecheck
 from uopc.dtypes import BOOL, F32, I32, INT_MAX, INT_MIN, VOID, Ptr
 from uopc.ops import Ops

@@ -11,12 +11,7 @@ running this script again gives the same bytes.
 """
 
 import argparse
-import importlib.util
-import sys
 from pathlib import Path
-
-if importlib.util.find_spec("uopc") is None:  # a plain clone without the editable install
-    sys.path.append(str(Path(__file__).resolve().parents[2]))
 
 from uopc import F32, I32, CallArg, Ops, ParamArg, Ptr, UOp  # noqa: E402
 from uopc.builder import Builder, make_call  # noqa: E402

@@ -8,11 +8,14 @@ solutions.py runs them in the book's order. `Skip` is raised by an answer that n
 absent (tinygrad, a saved output of another program).
 """
 
-import _here
-
 import collections
+from pathlib import Path
 
-MACHINE = "(this machine)"  # ends every line that depends on the machine, a version or time
+from book.own_tree import require_own_uopc
+from book.protocol import MACHINE_MARK as MACHINE  # ends a line that depends on the machine
+
+REPO = Path(__file__).resolve().parents[2]
+require_own_uopc(REPO)  # this tree's uopc, or one line saying how to get it
 
 
 class ExerciseFailure(AssertionError):

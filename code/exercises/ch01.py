@@ -3,15 +3,13 @@
 Run by code/exercises/solutions.py with the others, or alone: solutions.py ch01.
 """
 
-from _here import REPO
-
 import collections
 import math
 import re
 import subprocess
 import sys
 
-from common import param
+from book.generators import param
 from uopc import F32, I32, Ops, UOp
 from uopc.interp import evaluate
 from uopc.render import render
@@ -20,7 +18,7 @@ from uopc.semantics import same
 from uopc.symbolic import simplify
 from uopc.textfmt import dumps, loads
 
-from answers import Skip, check, exercise, out
+from answers import REPO, Skip, check, exercise, out
 from shared import call_of, function_lines, relu_parts, tree_size
 
 

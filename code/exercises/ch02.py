@@ -3,15 +3,13 @@
 Run by code/exercises/solutions.py with the others, or alone: solutions.py ch02.
 """
 
-import _here
-
 import math
 import random
 import struct
 
 import numpy as np
 
-from common import param
+from book.generators import param
 from uopc import F32, I32, INT_MAX, INT_MIN, UOp
 from uopc.interp import evaluate
 from uopc.runtime import Program

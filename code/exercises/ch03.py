@@ -3,8 +3,6 @@
 Run by code/exercises/solutions.py with the others, or alone: solutions.py ch03.
 """
 
-import _here
-
 import itertools
 import math
 import random
@@ -12,7 +10,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from common import SPECIAL_FLOAT, param
+from book.generators import SPECIAL_FLOAT, param
 from uopc import F32, I32, Ops, UOp
 from uopc.interp import evaluate
 from uopc.runtime import Program

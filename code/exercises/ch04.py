@@ -3,9 +3,7 @@
 Run by code/exercises/solutions.py with the others, or alone: solutions.py ch04.
 """
 
-import _here
-
-from common import SPECIAL_INT, param
+from book.generators import SPECIAL_INT, param
 from uopc import BOOL, F32, I32, Ops, UOp, UOpError
 from uopc.interp import evaluate
 from uopc.semantics import wrap32

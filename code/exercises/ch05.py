@@ -6,12 +6,10 @@ one edit, the rule unit tests run on it in a child process); the working tree is
 Run by code/exercises/solutions.py with the others, or alone: solutions.py ch05.
 """
 
-import _here
-
 import gc
 import weakref
 
-from common import param
+from book.generators import param
 from uopc import F32, I32, UOp
 from uopc.rewrite import graph_rewrite
 from uopc.textfmt import ParseError, dumps, loads
@@ -87,7 +85,7 @@ def ex_5_4():
 
 @exercise("ch05", "5.5", "the constant key made float(arg), under the rule unit tests")
 def ex_5_5():
-    import mutants
+    from book import mutants
 
     (mutant,) = [m for m in mutants.BOOK if m.name == "hash cons key ignores sign of zero"]
     check("float(arg)" in mutant.replacement, f"the planted bug is {mutant.replacement!r}")

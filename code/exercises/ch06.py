@@ -3,9 +3,7 @@
 Run by code/exercises/solutions.py with the others, or alone: solutions.py ch06.
 """
 
-import _here
-
-from common import SPECIAL_INT, param
+from book.generators import SPECIAL_INT, param
 from uopc import I32, INT_MAX, Ops, UOp
 from uopc.interp import evaluate
 from uopc.semantics import eval_op

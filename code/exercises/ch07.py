@@ -3,14 +3,12 @@
 Run by code/exercises/solutions.py with the others, or alone: solutions.py ch07.
 """
 
-import _here
-
 import itertools
 import math
 
 import numpy as np
 
-from common import SPECIAL_FLOAT, SPECIAL_INT, param
+from book.generators import SPECIAL_FLOAT, SPECIAL_INT, param
 from uopc import F32, I32, Ops, UOp
 from uopc.interp import evaluate
 from uopc.rewrite import PatternMatcher, UPat, graph_rewrite, rule

@@ -3,18 +3,16 @@
 Run by code/exercises/solutions.py with the others, or alone: solutions.py ch08.
 """
 
-from _here import REPO
-
 import gc
 import re
 
-from common import param
-from counting import state
+from book.generators import param
+from book.protocol import state
 from uopc import I32, Ops, UOp
 from uopc.rewrite import PatternMatcher, RewriteLimit, UPat, graph_rewrite, rule
 from uopc.textfmt import dumps, infix
 
-from answers import STATE, ExerciseFailure, check, exercise, out
+from answers import REPO, STATE, ExerciseFailure, check, exercise, out
 from shared import Tracer, correct_on_all_points, disagreements, fresh_matcher
 
 

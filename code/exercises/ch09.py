@@ -3,11 +3,9 @@
 Run by code/exercises/solutions.py with the others, or alone: solutions.py ch09.
 """
 
-import _here
-
 import numpy as np
 
-from common import SPECIAL_FLOAT, param
+from book.generators import SPECIAL_FLOAT, param
 from uopc import F32, I32, Ops, ParamArg, Ptr, UOp
 from uopc.builder import Builder, make_call
 from uopc.interp import evaluate, run_call

@@ -6,15 +6,13 @@ differ under `evaluate`, a proof must hold on the special values and a seeded sa
 Run by code/exercises/solutions.py with the others, or alone: solutions.py ch10.
 """
 
-import _here
-
 import itertools
 import math
 
 import numpy as np
 import z3
 
-from common import SPECIAL_FLOAT, param
+from book.generators import SPECIAL_FLOAT, param
 from uopc import F32, UOp
 from uopc.interp import evaluate
 from uopc.runtime import Program

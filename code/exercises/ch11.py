@@ -3,15 +3,13 @@
 Run by code/exercises/solutions.py with the others, or alone: solutions.py ch11.
 """
 
-import _here
-
 import math
 from fractions import Fraction
 
 import numpy as np
 import z3
 
-from common import param
+from book.generators import param
 from uopc import I32, INT_MAX, UOp
 from uopc.interp import evaluate
 from uopc.rewrite import graph_rewrite

@@ -5,12 +5,10 @@
 Run by code/exercises/solutions.py with the others, or alone: solutions.py ch12.
 """
 
-import _here
-
 import ctypes
 import math
 
-from common import SPECIAL_INT, param
+from book.generators import SPECIAL_INT, param
 from uopc import F32, I32, INT_MAX, INT_MIN, UOp
 from uopc.builder import signature_call
 from uopc.interp import evaluate

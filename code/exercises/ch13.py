@@ -6,8 +6,6 @@ restores it; 13.3 is a timing (this machine, this run).
 Run by code/exercises/solutions.py with the others, or alone: solutions.py ch13.
 """
 
-import _here
-
 import ctypes
 import os
 import re
@@ -15,7 +13,7 @@ import shutil
 import tempfile
 import time
 
-from common import param
+from book.generators import param
 from uopc import F32, I32, INT_MAX, UOp, runtime
 from uopc.interp import evaluate
 from uopc.render import render

@@ -3,8 +3,6 @@
 Run by code/exercises/solutions.py with the others, or alone: solutions.py ch14.
 """
 
-import _here
-
 from uopc import F32, Ops, ParamArg, Ptr, UOp
 from uopc.builder import Builder, make_call
 from uopc.interp import run_call

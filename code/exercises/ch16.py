@@ -6,8 +6,6 @@ in child processes, so its settings (DEV, DEBUG, NOOPT) never reach this process
 Run by code/exercises/solutions.py with the others, or alone: solutions.py ch16.
 """
 
-import _here
-
 import ast
 import importlib.util
 import json
@@ -15,7 +13,7 @@ import math
 import re
 from pathlib import Path
 
-from common import param
+from book.generators import param
 from uopc import F32, UOp, runtime
 from uopc.interp import evaluate
 from uopc.runtime import Program

@@ -7,8 +7,6 @@ float32 and 32-bit ints, child processes, the planted-bug machinery of the test 
 chapter only stays in that chapter's file.
 """
 
-from _here import REPO
-
 import ctypes
 import importlib.metadata
 import itertools
@@ -23,7 +21,7 @@ import sys
 
 import z3
 
-from common import SPECIAL_FLOAT, SPECIAL_INT, param, rand_value
+from book.generators import SPECIAL_FLOAT, SPECIAL_INT, param, rand_value
 from uopc import BOOL, F32, I32, CallArg, Ops, UOp
 from uopc.fold import fold
 from uopc.interp import evaluate
@@ -32,7 +30,7 @@ from uopc.runtime import compile_c
 from uopc.semantics import same
 from uopc.symbolic import FAST, SYM
 
-from answers import STATE, ExerciseFailure, Skip, check
+from answers import REPO, STATE, ExerciseFailure, Skip, check
 
 
 def call_of(body, args, name) -> UOp:
@@ -198,7 +196,7 @@ BOOK_LETTERS = "".join(letter for letter, _ in LAYERS)
 
 
 def planted(name: str, file: str, original: str, replacement: str):
-    import mutants  # tests/mutants.py: imports nothing of uopc
+    from book import mutants  # tests/mutants.py: imports nothing of uopc
 
     return mutants.Mutant(name, file, original, replacement, "exercise")
 
@@ -206,7 +204,7 @@ def planted(name: str, file: str, original: str, replacement: str):
 def layer_verdicts(mutant, letters=BOOK_LETTERS) -> dict:
     """{letter: (caught, first error line)}: the layers run on a copy with `mutant` applied
     (None: the unmutated copy), at quick sizes, by tests/mutant_matrix.py's harness."""
-    import mutant_matrix
+    from book import mutant_matrix
 
     result = mutant_matrix.run_layers(mutant, letters, False)
     check(result["error"] is None, f"the planted-bug harness: {result['error']}")

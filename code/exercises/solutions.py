@@ -27,14 +27,12 @@ process. 13.4 patches a dtype's C name at run time and restores it. 13.1 and 13.
 empty cache folder.
 """
 
-import _here
-
 import gc
 import importlib
 import sys
 import traceback
 
-from counting import state
+from book.protocol import block, state
 
 from answers import (
     EXERCISES,
@@ -81,9 +79,9 @@ def run_one(section: str, label: str, title: str, fn) -> None:
     # first, so that every answer builds fresh nodes and the "id" order is creation order.
     gc.collect()
     if section == "try-it":  # S12 -> try-s12, quoted by step 12's answer
-        print(f"@@ block try-{label.lower()}")
+        block(f"try-{label.lower()}")
     else:
-        print(f"@@ block ex-{label.replace('.', '-')}")
+        block(f"ex-{label.replace('.', '-')}")
     print(f"{label} {title}")
     try:
         fn()
@@ -105,7 +103,7 @@ def main(argv) -> int:
     try:
         for section in chosen:
             if section != "try-it":
-                print(f"@@ block {section}")
+                block(section)
             print(SECTIONS[section])
             for label, title, fn in EXERCISES[section]:
                 run_one(section, label, title, fn)
@@ -117,7 +115,7 @@ def main(argv) -> int:
         print(f"FAILED {STATE['label']}: {type(error).__name__}: {error}")
         return 1
     count = sum(len(EXERCISES[section]) for section in chosen if section != "try-it")
-    print("@@ block total")
+    block("total")
     print("checks per section: " + ", ".join(f"{s} {PER_SECTION[s]}" for s in chosen))
     if SKIPPED:
         print(f"skipped: {'; '.join(SKIPPED)}  {MACHINE}")

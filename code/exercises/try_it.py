@@ -7,15 +7,13 @@ every exercise.
 Run by code/exercises/solutions.py with the others, or alone: solutions.py try-it.
 """
 
-import _here
-
 import itertools
 import math
 
 import numpy as np
 import z3
 
-from common import SPECIAL_FLOAT, SPECIAL_INT, param
+from book.generators import SPECIAL_FLOAT, SPECIAL_INT, param
 from uopc import BOOL, F32, I32, INT_MAX, INT_MIN, Ops, ParamArg, Ptr, UOp
 from uopc.builder import Builder, make_call
 from uopc.interp import evaluate, run_call

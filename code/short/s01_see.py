@@ -1,7 +1,5 @@
 """Step 1: a program is a graph of nodes, and the text format shows every node once."""
 
-import _here
-
 from uopc import F32, CallArg, Ops, ParamArg, UOp
 from uopc.textfmt import dumps, loads
 

@@ -1,7 +1,5 @@
 """Step 2: the interpreter runs a graph on the values given for its params."""
 
-import _here
-
 from uopc import F32, Ops, ParamArg, UOp
 from uopc.interp import evaluate
 

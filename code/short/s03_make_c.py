@@ -1,7 +1,5 @@
 """Step 3: the renderer writes one C statement per node of the body."""
 
-import _here
-
 from uopc import F32, CallArg, Ops, ParamArg, UOp
 from uopc.render import render
 

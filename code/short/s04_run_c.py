@@ -1,7 +1,5 @@
 """Step 4: clang compiles the C, and the compiled function agrees with the interpreter."""
 
-import _here
-
 import math
 
 from uopc import F32, CallArg, Ops, ParamArg, UOp

@@ -1,7 +1,6 @@
 """Step 5: a node is built once; a graph that reuses nodes is much smaller than its tree."""
 
-import _here
-
+from book.protocol import state
 from uopc import F32, Ops, ParamArg, UOp
 
 x = UOp(Ops.PARAM, arg=ParamArg(0, F32))
@@ -20,6 +19,6 @@ print(f"as a tree it would have 2**{DOUBLINGS + 1} - 1 =", tree)
 if not shared or nodes != DOUBLINGS + 1:
     raise SystemExit("hash consing must give one node per structure")
 
-_here.state("s05_doublings", DOUBLINGS, "times p = p + p is applied")
-_here.state("s05_nodes", nodes, "nodes in the graph of p after the doublings")
-_here.state("s05_tree_nodes", tree, "nodes p would have as a tree")
+state("s05_doublings", DOUBLINGS, "times p = p + p is applied")
+state("s05_nodes", nodes, "nodes in the graph of p after the doublings")
+state("s05_tree_nodes", tree, "nodes p would have as a tree")

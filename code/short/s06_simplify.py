@@ -1,7 +1,6 @@
 """Step 6: simplify rewrites a graph into a smaller one that computes the same values."""
 
-import _here
-
+from book.protocol import state
 from uopc import I32, Ops, ParamArg, UOp
 from uopc.symbolic import default, simplify
 from uopc.textfmt import dumps
@@ -18,5 +17,5 @@ print(dumps(after), end="")
 if after is not x * 5 or set(default.fired) != {"x*1", "x+0 (int)", "const fold"}:
     raise SystemExit("expected x * 5, by the three rules that step 6 names")
 
-_here.state("s06_nodes_before", nodes_before, "nodes of ((x*1)+0)*(2+3) before simplify")
-_here.state("s06_nodes_after", nodes_after, "nodes of the same graph after simplify")
+state("s06_nodes_before", nodes_before, "nodes of ((x*1)+0)*(2+3) before simplify")
+state("s06_nodes_after", nodes_after, "nodes of the same graph after simplify")

@@ -1,7 +1,5 @@
 """Step 7: x + 0.0 -> x looks free, but it changes the sign of a zero."""
 
-import _here
-
 import math
 
 import numpy as np

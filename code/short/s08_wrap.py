@@ -1,7 +1,5 @@
 """Step 8: i32 addition wraps around, in the interpreter and in the compiled C alike."""
 
-import _here
-
 from uopc import I32, INT_MAX, INT_MIN, CallArg, Ops, ParamArg, UOp
 from uopc.interp import evaluate
 from uopc.runtime import Program

@@ -1,7 +1,6 @@
 """Step 9: declared ranges let simplify remove index arithmetic, unless a product may wrap."""
 
-import _here
-
+from book.protocol import state
 from uopc import I32, Ops, ParamArg, UOp
 from uopc.interp import evaluate  # to try big*4 at the border where it starts to wrap
 from uopc.symbolic import simplify
@@ -34,5 +33,5 @@ for value in (first - 1, first, big.vmax):  # the last that fits, the first and 
         raise SystemExit(f"expected big*4 to wrap exactly from big = {first}")
 print(f"inputs at which big*4 wraps: {wrapping} (big from {first} to {big.vmax})")
 
-_here.state("s09_wrap_inputs", wrapping, "values of big in [0, 2**30] at which big*4 wraps")
-_here.state("s09_wrap_first", first, "the smallest value of big at which big*4 wraps")
+state("s09_wrap_inputs", wrapping, "values of big in [0, 2**30] at which big*4 wraps")
+state("s09_wrap_first", first, "the smallest value of big at which big*4 wraps")

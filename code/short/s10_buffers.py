@@ -1,7 +1,6 @@
 """Step 10: a kernel that loads from two buffers and stores into a third."""
 
-import _here
-
+from book.protocol import state
 from uopc import F32, Ops, ParamArg, Ptr, UOp
 from uopc.builder import Builder, make_call
 from uopc.interp import run_call
@@ -32,5 +31,5 @@ print("interpreter:", lists[2])
 if not buffers[2].tolist() == lists[2] == [11.0, 22.0, 33.0]:
     raise SystemExit("both runs must give [11.0, 22.0, 33.0]")
 
-_here.state("s10_text_lines_shown", SHOWN, "lines of the kernel's text form printed")
-_here.state("s10_text_lines", len(lines), "lines of the kernel's whole text form")
+state("s10_text_lines_shown", SHOWN, "lines of the kernel's text form printed")
+state("s10_text_lines", len(lines), "lines of the kernel's whole text form")

@@ -1,7 +1,5 @@
 """Step 11: without AFTER edges nothing orders a load after a store; the builder adds them."""
 
-import _here
-
 from uopc import F32, Ops, ParamArg, Ptr, UOp
 from uopc.builder import Builder, make_call
 from uopc.interp import run_call

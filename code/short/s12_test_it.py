@@ -1,12 +1,11 @@
 """Step 12: random programs, simplified, must give the same values as the originals."""
 
-import _here
-
 import math
 import random
 import textwrap
 
-from common import gen_program, rand_env
+from book.generators import gen_program, rand_env
+from book.protocol import state
 from uopc import Ops
 from uopc.interp import evaluate  # runs the original and the simplified program
 from uopc.semantics import same  # bit for bit, with every nan equal
@@ -79,6 +78,6 @@ a, b, value = case
 show("the factor that folds to 0.0: ", infix(b, NAMES))
 print(f"the other factor here: {value} (negative, finite), so the product is -0.0")
 
-_here.state("s12_programs", PROGRAMS, "random programs the strict rules left unchanged in value")
-_here.state("s12_fast_seed", seed, "the first seed whose program fast math changes")
-_here.state("s12_inputs", inputs, "the inputs at which that program's value changes")
+state("s12_programs", PROGRAMS, "random programs the strict rules left unchanged in value")
+state("s12_fast_seed", seed, "the first seed whose program fast math changes")
+state("s12_inputs", inputs, "the inputs at which that program's value changes")

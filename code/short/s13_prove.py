@@ -1,10 +1,10 @@
 """Step 13: z3 looks for an input where the two sides of a claim differ."""
 
-import _here
-
 import struct
 
 from z3 import FP, RNE, BitVec, Float32, FPVal, Not, Solver, fpAdd, fpIsNaN, fpToIEEEBV, sat
+
+from book.protocol import state
 
 x = BitVec("x", 32)  # every 32-bit pattern; z3's / on bit-vectors is signed and truncates
 f = FP("f", Float32())
@@ -37,4 +37,4 @@ found = [
 if [value is None for value in found] != [True, True, False, False, True]:
     raise SystemExit("a verdict differs from the one expected")
 
-_here.state("s13_counterexample", found[2], "the x z3 found at which (x/2)*2 differs from x")
+state("s13_counterexample", found[2], "the x z3 found at which (x/2)*2 differs from x")

@@ -40,7 +40,7 @@ SECTIONS = (  # (nav label, the folder, glob) of the files that always have a pa
     ("code/short/", "code/short", "*.py"),
 )
 QUOTED_LABEL = "Quoted from tests and demos"
-QUOTED_DIRS = ("uopc", "tests", "demos", "code", "scripts")  # scripts/book_common.REGION_DIRS
+QUOTED_DIRS = ("uopc", "book", "tests", "demos", "code", "scripts")  # book/files.REGION_DIRS
 LANGUAGES = {".py": "python", ".c": "c", ".h": "c", ".sh": "bash"}
 PREFIX = "source/"
 INDEX = "source/index.md"

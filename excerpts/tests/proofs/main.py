@@ -7,7 +7,7 @@ def proofs(quick=False, only=None, timeout=TIMEOUT, int_timeout=INT_TIMEOUT, out
     for line in wrong[:20]:
         out(f"     {line}")
     results = run(select(all_claims(), only, quick), timeout, int_timeout, out, BLOCKS)
-    out("@@ block summary")
+    out(protocol.block_line("summary"))
     for line in summary(results):
         out(line)
     return results, wrong
@@ -37,7 +37,7 @@ def main(argv=None) -> int:
     results, wrong = proofs(args.quick, args.only, args.timeout, args.int_timeout)
     numbers = book_numbers(results, args.quick, args.only)
     for key, value, meaning in numbers.stated:
-        counting.state(key, value, meaning)
+        protocol.state(key, value, meaning)
     for problem in numbers.problems:
         print(f"proofs: FAILED: {problem}", file=sys.stderr)
     settled = results and all(r.as_expected for r in results)

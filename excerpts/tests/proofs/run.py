@@ -17,12 +17,12 @@ def run(claims, timeout=TIMEOUT, int_timeout=INT_TIMEOUT, out=print, blocks=None
         members = list(members)
         width = max(len(cl.title) for cl in members)
         if group in blocks:
-            out(f"@@ block {blocks[group]}")
+            out(protocol.block_line(blocks[group]))
         out(f"--- {group} ---")
         for claim in members:
             if claim.name in blocks and claim.name not in started:
                 started.add(claim.name)
-                out(f"@@ block {blocks[claim.name]}")
+                out(protocol.block_line(blocks[claim.name]))
             result = solve(claim, int_timeout if claim.theory == "int" else timeout)
             results.append(result)
             mark = "ok" if result.as_expected else "FAIL"

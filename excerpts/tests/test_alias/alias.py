@@ -27,7 +27,7 @@ def alias() -> int:
     check(out[1].tolist() == separate, f"one list given twice gave {out[1].tolist()}")
 
     print(f"alias: {check.count} checks passed; one buffer twice gives {aliased}, not {separate}")
-    counting.report("pipeline", "alias", check.count)
+    protocol.report("pipeline", "alias", check.count)
     return check.count
 
 

@@ -5,9 +5,9 @@ def sanitize() -> int:
         call = value_call(every_op(bounded), f"every_op_{'bounded' if bounded else 'wide'}")
         label = f"every op, {'x in [0, 100]' if bounded else 'no ranges'}"
         units.append(Unit(label, call, dumps(call, label), inputs=value_inputs(call)))
-    for seed in range(counting.size(8, 150)):
+    for seed in range(protocol.size(8, 150)):
         units += value_units(seed)
-    for seed in range(counting.size(4, 50)):
+    for seed in range(protocol.size(4, 50)):
         units += memory_units(seed)
     # one file per CHUNK functions: a quick run is one compilation; a full run's files are
     # compiled two at a time (one huge file compiles more slowly than its parts, and serially)
@@ -19,7 +19,7 @@ def sanitize() -> int:
         f"sanitize: {len(units)} functions in {len(harnesses)} executables, "
         f"{checks} sanitized calls, no report"
     )
-    counting.report("pipeline", "sanitize", checks)
+    protocol.report("pipeline", "sanitize", checks)
     return checks
 
 

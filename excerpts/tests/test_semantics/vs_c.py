@@ -8,9 +8,9 @@ def semantics_vs_c() -> int:
     fail_on(problems, "the C reference")
     gaps = {op.name.lower(): max_gap.get(op, 0) for op in INEXACT}
     print(f"semantics vs C:     {checks} checks passed; max ulp difference for exp2f/log2f: {gaps}")
-    counting.report("semantics-c", "c", checks)
+    protocol.report("semantics-c", "c", checks)
     for op, gap in gaps.items():
-        counting.state(f"ulp_max_{op}_c", gap, f"max ulp gap of {op.upper()} from C")
+        protocol.state(f"ulp_max_{op}_c", gap, f"max ulp gap of {op.upper()} from C")
     return checks
 
 

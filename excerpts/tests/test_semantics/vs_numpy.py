@@ -8,9 +8,9 @@ def semantics_vs_numpy() -> int:
     fail_on(problems, "NumPy")
     gaps = {op.name: max_gap.get(op, 0) for op in INEXACT}
     print(f"semantics vs numpy: {checks} checks passed; max ulp difference for exp2/log2: {gaps}")
-    counting.report("semantics-numpy", "numpy", checks)
+    protocol.report("semantics-numpy", "numpy", checks)
     for op, gap in gaps.items():
-        counting.state(f"ulp_max_{op.lower()}_numpy", gap, f"max ulp gap of {op} from NumPy")
+        protocol.state(f"ulp_max_{op.lower()}_numpy", gap, f"max ulp gap of {op} from NumPy")
     return checks
 
 

@@ -1,6 +1,6 @@
 """Planted bugs (verification.md §9): each one textual edit, each one must make the suite fail.
 
-    python tests/mutants.py [--full] [--only NAME_OR_NUMBER ...] [--workers 2] [--all-files]
+    python -m book.mutants [--full] [--only NAME_OR_NUMBER ...] [--workers 2] [--all-files]
                             [--files test_x.py ...]
 
 A mutant is (name, file, exact original text, replacement). It is applied to a private copy of
@@ -31,15 +31,15 @@ The book's build does not run this program: tests/mutant_matrix.py runs every pl
 against every layer and the other tests once, and prints this list (and its MUTANTS line) too.
 This command line stays for a developer, who may want the whole suite at once or every catch.
 
-Loaded by pytest as a plugin (`-p mutants`, with tests/ on PYTHONPATH), the hooks at the end of
-this file record the imported package and the first failure for the harness. Nothing here
-imports `uopc` at module level, so the plugin never imports the package before the suite does.
+Loaded by pytest as a plugin (`-p book.mutants`, the checkout last on PYTHONPATH), the hooks
+at the end of this file record the imported package and the first failure for the harness.
+Nothing here imports `uopc` at module level, so the plugin never imports the package before the
+suite does.
 """
 
 import argparse
 import concurrent.futures
 import contextlib
-import importlib.util
 import json
 import multiprocessing
 import os
@@ -52,8 +52,8 @@ import time
 from pathlib import Path
 from typing import NamedTuple
 
-TESTS = Path(__file__).resolve().parent
-REPO = TESTS.parent
+REPO = Path(__file__).resolve().parents[1]
+TESTS = REPO / "tests"
 PACKAGE = REPO / "uopc"
 
 # The book's layers first, in the book's order, so that the first catch is usually a layer.
@@ -444,8 +444,10 @@ def shared_cache() -> str:
 def child_env(copy_root: Path, full: bool, extra: dict | None = None) -> dict:
     env = dict(os.environ)
     env.pop("UOPC_COUNTS", None)  # a planted-bug run must not add to the suite's counts
-    env["PYTHONPATH"] = os.pathsep.join([str(copy_root), str(TESTS)])
-    env["UOPC_TESTED_COPY"] = str(copy_root / "uopc")  # on purpose: tests/own_tree.py allows it
+    # the copy first, always: then tests/ (the layers a child imports by name) and, last, this
+    # checkout for `book` (its uopc/ comes after the copy's, so it is never imported)
+    env["PYTHONPATH"] = os.pathsep.join([str(copy_root), str(TESTS), str(REPO)])
+    env["UOPC_TESTED_COPY"] = str(copy_root / "uopc")  # on purpose: book/own_tree.py allows it
     env["UOPC_CACHE"] = shared_cache()
     env["UOPC_FULL"] = "1" if full else "0"
     env["PYTHONDONTWRITEBYTECODE"] = "1"
@@ -454,15 +456,14 @@ def child_env(copy_root: Path, full: bool, extra: dict | None = None) -> dict:
 
 
 def book_tests() -> tuple[str, ...]:
-    """scripts/producers.py's BOOK_TESTS: the tests of the book's production rather than of the
+    """book/producers.py's BOOK_TESTS: the tests of the book's production rather than of the
     package. They run the book's programs again as child programs from the repository (some
     write there), build the site or check the build's scripts: slow, two runs of them at once
     disturb each other, and a failure there says little about which part of the package is
-    wrong. (Imported by path: scripts/ is no package.)"""
-    spec = importlib.util.spec_from_file_location("producers", REPO / "scripts" / "producers.py")
-    producers = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(producers)
-    return tuple(producers.BOOK_TESTS)
+    wrong."""
+    from book.producers import BOOK_TESTS  # imports nothing of uopc
+
+    return tuple(BOOK_TESTS)
 
 
 def suite_files(all_files: bool = False) -> list[str]:
@@ -501,7 +502,7 @@ def run_suite(
         probe, skipfile = root / "probe.txt", root / "skip.txt"
         skipfile.write_text("".join(f"{node}\n" for node in skip), encoding="utf-8")
         (root / "order.json").write_text(json.dumps(order or {}), encoding="utf-8")
-        command = [sys.executable, "-m", "pytest", "-p", "mutants", "-p", "no:cacheprovider"]
+        command = [sys.executable, "-m", "pytest", "-p", "book.mutants", "-p", "no:cacheprovider"]
         command += ["-q", "--rootdir", str(REPO), *(["-x"] if stop_first else [])]
         command += [*(["--full"] if full else []), *files]
         extra = {"UOPC_MUTANT_PROBE": str(probe), "UOPC_MUTANT_SKIP": str(skipfile)}

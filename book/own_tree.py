@@ -1,7 +1,7 @@
-"""Each checkout runs its own code: the `uopc` a program imports must be the one of its tree.
+"""Each checkout runs its own code: the `uopc` and the `book` a program imports are its tree's.
 
-    from own_tree import require_own_uopc
-    require_own_uopc(ROOT)          # before the first `import uopc`
+    from book.own_tree import require_own_uopc
+    require_own_uopc(ROOT)          # ROOT from the program's own __file__; before `import uopc`
 
 Two checkouts of the project on one machine share one editable install, which points at
 whichever checkout ran `pip install -e` last. A program of the other checkout, started as a
@@ -12,8 +12,11 @@ beside them. The build, the tests and the demos call `require_own_uopc` first: i
 folders and the fix when that is not the tree's own `uopc/`.
 
 `PYTHONPATH=TREE` is the fix, and it is how a run picks its tree on purpose. The one other
-accepted case is a copy tested on purpose: the planted-bug harness (tests/mutants.py) runs the
+accepted case is a copy tested on purpose: the planted-bug harness (book/mutants.py) runs the
 suite against a changed copy of the package, and names that copy in UOPC_TESTED_COPY.
+
+The same holds for `book`, the build's own package: a program passes the root of the tree it
+belongs to (from its own `__file__`, never book's), and `book` must come from that tree too.
 """
 
 import importlib.util
@@ -49,8 +52,21 @@ def problem(root: Path, found: Path | None, tested_copy: str = "") -> str | None
     )
 
 
+def book_problem(root: Path) -> str | None:
+    """Why the `book` this process imported is not root's own (one line), or None."""
+    found = Path(__file__).resolve().parent
+    own = Path(root).resolve() / "book"
+    if found == own:
+        return None
+    return (
+        f"book is imported from {found}, not from this checkout's {own}: "
+        f"run with PYTHONPATH={own.parent}"
+    )
+
+
 def require_own_uopc(root: Path) -> None:
-    """Stop the program (status 1, one line on stderr) unless it imports root/uopc."""
-    said = problem(root, uopc_folder(), os.environ.get(TESTED_COPY, ""))
+    """Stop the program (status 1, one line on stderr) unless it imports root/uopc (or the
+    copy under test) and root/book."""
+    said = problem(root, uopc_folder(), os.environ.get(TESTED_COPY, "")) or book_problem(root)
     if said:
         sys.exit(f"{Path(sys.argv[0]).name or 'python'}: {said}")

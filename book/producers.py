@@ -1,7 +1,8 @@
 """The book's programs, one row each: what runs, where its output goes, what it depends on.
 
 Read by scripts/build_book.py (which ./run_all.sh calls), scripts/save_output.py (the sources
-hash at the top of a slow output), scripts/check_stale.py and scripts/make_numbers.py. A new
+hash at the top of a slow output), scripts/check_stale.py, scripts/make_numbers.py and
+scripts/make_figures.py (the figures' rows, FIGURES). A new
 program of the book is one new row here; nothing else lists programs.
 
 A row:
@@ -24,15 +25,31 @@ A row:
 In a command, "{out}" is the folder the sized outputs go to (out/, or build/quick/out/).
 """
 
+import hashlib
+import io
+import tokenize
 from dataclasses import dataclass
 from pathlib import Path
+
+from book.protocol import HASH_LENGTH, header_line
 
 ROOT = Path(__file__).resolve().parents[1]
 
 PACKAGE = ("uopc/**/*.py",)  # the taught modules and the speed overlay
-# What every program of the book may import from tests/: the generators and the number helper.
-SUPPORT = ("tests/common.py", "tests/counting.py")
-TEST_SUPPORT = (*SUPPORT, "tests/conftest.py", "tests/shrink.py", "tests/ref_ops.c")
+# What every program of the book may import from book/: the output protocol, the sizes, the
+# generators and the check that it runs its own tree's uopc.
+SUPPORT = ("book/__init__.py", "book/protocol.py", "book/generators.py",
+           "book/own_tree.py")  # fmt: skip
+TEST_SUPPORT = (
+    *SUPPORT,
+    "book/layers.py",
+    "book/shrink.py",
+    "tests/conftest.py",
+    "tests/ref_ops.c",
+)
+# The planted-bug harness: its copy, its child runs and its matrix.
+HARNESS = ("book/mutants.py", "book/mutant_matrix.py", "book/coverage_lines.py",
+           "tests/mutant_matrix.py")  # fmt: skip
 # The tests of the book's production rather than of the package: they run the book's programs
 # again as child programs, build the site, or check the build's own scripts. The build runs
 # each program once, so its test run leaves these to the quick suite (and the planted bugs
@@ -97,7 +114,7 @@ def short_step(path: Path) -> Producer:
     return Producer(
         f"short/{path.stem}",
         ("{py}", path.name),
-        (*PACKAGE, *SUPPORT, "code/short/_here.py", f"code/short/{path.name}"),
+        (*PACKAGE, *SUPPORT, f"code/short/{path.name}"),
         cwd="code/short",
     )
 
@@ -114,6 +131,7 @@ DEMOS = (
     "upat_fields",
     "fold",
     "order",
+    "egraph",
     "fast_math",
     "memory",
     "c_traps",
@@ -125,9 +143,10 @@ DEMOS = (
 # What a demo reads besides its own source and the package: saved outputs, test files.
 DEMO_INPUTS = {
     "ranges_table": ("demos/walkthrough.py",),  # its TracingMatcher
-    "order": ("tests/shrink.py",),
-    "fast_math": ("tests/test_pipeline.py", "tests/shrink.py"),
-    "integers": ("out/tests/mutant_matrix.txt", "out/tests/counts.txt", "tests/test_pipeline.py"),
+    "egraph": ("demos/run_demos.py",),  # its rules distribute and factor
+    "order": ("book/shrink.py",),
+    "fast_math": ("book/layers.py", "book/shrink.py"),
+    "integers": ("out/tests/mutant_matrix.txt", "out/tests/counts.txt", "book/layers.py"),
     "verification": (
         "out/tests/mutant_matrix.txt",
         "out/tests/mutant_matrix_overlay.txt",
@@ -156,7 +175,7 @@ def all_producers(root: Path = ROOT) -> list[Producer]:
         Producer(
             "bench/tinygrad_demo",
             ("{py}", "demos/tinygrad_demo.py"),
-            ("demos/tinygrad_demo.py", "requirements.txt"),
+            ("demos/tinygrad_demo.py", "book/protocol.py", "requirements.txt"),
             slow=True,
             timed=True,
         )
@@ -203,7 +222,7 @@ def all_producers(root: Path = ROOT) -> list[Producer]:
         Producer(
             "tests/mutant_matrix",
             ("{py}", "tests/mutant_matrix.py"),
-            (*PACKAGE, package_tests),
+            (*PACKAGE, *TEST_SUPPORT, *HARNESS, package_tests),
             full=("--full", "--hints", "{out}/tests/mutant_hints.json"),
             slow=True,
             full_only=True,
@@ -218,7 +237,7 @@ def all_producers(root: Path = ROOT) -> list[Producer]:
             Producer(
                 f"tests/mutant_matrix_{mode}",
                 ("{py}", "tests/mutant_matrix.py", *layers, *flags),
-                (*PACKAGE, package_tests),
+                (*PACKAGE, *TEST_SUPPORT, *HARNESS, package_tests),
                 slow=True,
                 echo=True,
             )
@@ -232,6 +251,8 @@ def all_producers(root: Path = ROOT) -> list[Producer]:
                 *PACKAGE,
                 *SUPPORT,
                 "code/exercises/*.py",  # the runner, one file per chapter, try_it.py, helpers
+                *TEST_SUPPORT,
+                *HARNESS,
                 package_tests,  # 5.5, 15.4 and 15.5 run the planted-bug harness and its layers
                 "tests/proofs.py",
                 "demos/*.py",
@@ -294,6 +315,57 @@ def all_producers(root: Path = ROOT) -> list[Producer]:
 
 
 PRODUCERS = {row.name: row for row in all_producers()}
+
+
+# ---------------------------------------------------------------------------------------------
+# The figures: out/figures/NAME, drawn on every run by scripts/make_figures.py
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One figure: its file under out/figures/, the function that draws it ("MODULE.NAME", a
+    module of scripts/), and the saved outputs it is drawn from (skipped, with a note, until
+    they exist). A *graph* returns a UOp or Graphviz source, which make_figures draws with the
+    book's palette; any other kind returns the SVG text itself."""
+
+    name: str
+    draw: str
+    reads: tuple = ()
+    graph: bool = True
+
+
+FIGURES = (
+    Figure("rendered.svg", "make_figures.rendered_figure"),
+    Figure("relu.svg", "make_figures.relu"),
+    Figure("sharing.svg", "make_figures.sharing"),
+    Figure("index_before.svg", "make_figures.index_expression"),
+    Figure("index_after.svg", "make_figures.index_simplified"),
+    Figure("bump.svg", "make_figures.bump_figure"),
+    Figure("chain_before.svg", "make_figures.chain"),
+    Figure("chain_after.svg", "make_figures.chain_simplified"),
+    Figure("shared_graph.svg", "make_figures.shared_sum"),
+    Figure("shared_tree.svg", "make_figures.shared_tree"),
+    Figure("ranges.svg", "make_figures.ranges_figure"),
+    Figure("ranges_big.svg", "make_figures.ranges_big_figure"),
+    Figure("split_line.svg", "make_figures.split_line"),
+    Figure("engine_states.svg", "make_figures.engine_states_dot"),
+    Figure("egraph.svg", "make_figures.egraph_dot"),
+    # chapters 2, 3, 7, 9 and 10
+    Figure("numbers_bits.svg", "chapter_figures.numbers_bits"),
+    Figure("contract_where.svg", "chapter_figures.contract_where"),
+    Figure("patterns_match.svg", "chapter_figures.patterns_match"),
+    Figure("folding.svg", "chapter_figures.folding"),
+    Figure("floats_fast.svg", "chapter_figures.floats_fast"),
+    # drawn whole by their own functions, some from saved outputs
+    Figure("pipeline.svg", "make_figures.pipeline_svg", graph=False),
+    Figure("tinygrad_map.svg", "make_figures.tinygrad_map_figure",
+           ("out/bench/tinygrad_map/map.txt",), graph=False),
+    Figure("compile_times.svg", "make_figures.plots", ("out/bench/bench.json",), graph=False),
+    Figure("relu_ns.svg", "make_figures.plots", ("out/bench/bench.json",), graph=False),
+    Figure("mutant_matrix.svg", "make_figures.matrix_figure", ("out/tests/mutant_matrix.txt",),
+           graph=False),
+)  # fmt: skip
 # Outputs under out/ that are data for scripts rather than text for pages; they come from the
 # same run as the named slow output, which stands for them in the staleness check.
 COMPANIONS = {"bench/bench.json": "bench/bench"}
@@ -309,3 +381,62 @@ RUN_RECORDS = (
 )
 # The file beside out/ that holds the sources hash each output was made from.
 MANIFEST = "sources.json"
+
+
+# ---------------------------------------------------------------------------------------------
+# The sources of each hash-checked output
+# ---------------------------------------------------------------------------------------------
+
+# "<kind>/<stem>" -> the globs (and callables) of the files each slow output came from: it is
+# hash-checked instead of regenerated by check_stale.py. The table is PRODUCERS above.
+SOURCES = {row.name: row.sources for row in PRODUCERS.values() if row.slow}
+
+
+def source_files(key: str, root: Path = ROOT, sources: tuple | None = None) -> list[str]:
+    """The sorted relative paths of the files behind the output `key` ("<kind>/<stem>"): the
+    globs and callables of its row in PRODUCERS, or `sources` when given."""
+    found = set()
+    for entry in PRODUCERS[key].sources if sources is None else sources:
+        if callable(entry):
+            found.update(entry(root))
+        else:
+            found.update(str(path.relative_to(root)) for path in root.glob(entry) if path.is_file())
+    return sorted(found)
+
+
+def sources_hash(key: str, root: Path = ROOT, sources: tuple | None = None) -> str:
+    """The first HASH_LENGTH hex digits of the SHA-256 over the names and bytes of the sources.
+
+    A missing source (a program not written yet) is hashed as absent, so that writing it later
+    makes the saved output stale.
+    """
+    digest = hashlib.sha256()
+    for name in source_files(key, root, sources):
+        digest.update(name.encode() + b"\0")
+        digest.update(hashed_text(root / name) + b"\0")
+    return digest.hexdigest()[:HASH_LENGTH]
+
+
+def hashed_text(path: Path) -> bytes:
+    """What of a source file its outputs can depend on: for Python, its tokens without the
+    comments (a listing's region markers, a reworded comment, change nothing a program does,
+    so they make no output stale); for any other file, its bytes. A file that does not parse
+    as Python is taken whole."""
+    data = path.read_bytes()
+    if path.suffix != ".py":
+        return data
+    try:
+        tokens = tokenize.tokenize(io.BytesIO(data).readline)
+        kept = [
+            f"{token.type} {token.string}"
+            for token in tokens
+            if token.type not in (tokenize.COMMENT, tokenize.NL)
+        ]
+    except (tokenize.TokenError, SyntaxError):
+        return data
+    return "\n".join(kept).encode()
+
+
+def header(key: str, root: Path = ROOT) -> str:
+    """The `# sources:` line of the output `key` (book/protocol.py)."""
+    return header_line(sources_hash(key, root))

@@ -1,0 +1,168 @@
+"""The output protocol: what a program of the book prints for the build, and how it is read.
+
+Written here and read here, nowhere else (docs/CONTRIBUTING.md explains the conventions):
+
+- `block(name)` prints `@@ block NAME` at the start of each quoted block; save_output.py cuts
+  the output there and drops the line (BLOCK_LINE).
+- `state(key, value, meaning)` states a number the book quotes, where it is computed: the line
+  `@@ number KEY = VALUE  # MEANING` (VALUE is JSON, MEANING one line of words). In a test run
+  it goes to the counts file (UOPC_COUNTS); in a program the build runs (BOOK_NUMBERS=1) it is
+  printed, and save_output.py files it beside the output (`parse_number_line`) and strips it
+  from what the page shows. A program run by hand prints nothing extra.
+- `size(quick, full)`: a sized program's or layer's size; the book's sizes under
+  `pytest --full` or UOPC_FULL=1, else the quick one.
+- `report(group, layer, n)` prints `COUNT <group> <layer> <n>`, a test layer's check count, and
+  `figure(key, value)` prints `FIGURE <key> <value as JSON>`; with UOPC_COUNTS naming a file
+  they go there too (pytest captures standard output), and scripts/summary.py adds them up, so
+  no count is ever typed by hand.
+- MACHINE_MARK ends a line (or the first line of a block) that depends on the machine, a tool's
+  version or the clock: the staleness check leaves it out.
+- An output too slow to make again in CI, or that depends on the machine as a whole, starts
+  with `# sources: <hash>` (HEADER), the hash of the files it came from (book/producers.py).
+"""
+
+import json
+import math
+import os
+import re
+
+MACHINE_MARK = "(this machine)"
+BLOCK_START = "@@ block "
+BLOCK_LINE = re.compile(r"@@ block ([a-z][-_0-9a-z]*)")  # the whole line, nothing else
+NUMBER_START = "@@ number "
+NUMBER_KEY = re.compile(r"[a-z][a-z0-9_]*")
+# The entry of a numbers file that names the whole output it came with: the first HASH_LENGTH
+# hex digits of the SHA-256 of that output's text (a numbers file from another run is stale).
+NUMBERS_STAMP = "_output"
+HASH_LENGTH = 12
+HEADER = re.compile(r"# sources: ([0-9a-f]{12})\n")
+
+
+def block_line(name: str) -> str:
+    """The marker line of block `name` (without its line break), for a program that writes its
+    output through a function of its own; `block` prints it."""
+    line = BLOCK_START + name
+    if not BLOCK_LINE.fullmatch(line):
+        raise ValueError(f"block name {name!r} does not match [a-z][-_0-9a-z]*")
+    return line
+
+
+def block(name: str) -> None:
+    """Start a quoted block: the book build cuts the output at these lines and drops them."""
+    print(block_line(name), flush=True)
+
+
+def header_line(sources_hash: str) -> str:
+    """The first line of a hash-checked output."""
+    return f"# sources: {sources_hash}\n"
+
+
+def read_header(path) -> str | None:
+    """The hash on the first line of a saved output, or None."""
+    with open(path, encoding="utf-8") as file:
+        match = HEADER.fullmatch(file.readline())
+    return match.group(1) if match else None
+
+
+def is_machine_block(text: str) -> bool:
+    """A block depends on the machine when its first line ends with the machine mark."""
+    first = text.split("\n", 1)[0]
+    return first.rstrip().endswith(MACHINE_MARK)
+
+
+def full() -> bool:
+    """True under `pytest --full` or `UOPC_FULL=1`: the book's sizes."""
+    return os.environ.get("UOPC_FULL") == "1"
+
+
+def size(quick, full_size):
+    return full_size if full() else quick
+
+
+GROUPS = ("semantics-numpy", "semantics-c", "unit", "pipeline", "memory", "reliability")
+
+
+def report(group: str, layer: str, checks: int) -> str:
+    """Print and record one count line; a layer with no checks is a broken layer."""
+    if group not in GROUPS:
+        raise ValueError(f"unknown group {group!r}; expected one of {GROUPS}")
+    if checks <= 0:
+        raise AssertionError(f"layer {layer} made no checks")
+    return _record(f"COUNT {group} {layer} {checks}")
+
+
+def figure(key: str, value) -> str:
+    """Print and record one figure (a number, a string or a list of strings) under key."""
+    if not key.replace("_", "").isalnum() or not key.islower():
+        raise ValueError(f"figure key {key!r} is not snake_case")
+    return _record(f"FIGURE {key} {json.dumps(value, ensure_ascii=False)}")
+
+
+def state(key: str, value, meaning: str) -> str:
+    """State a number the book quotes: key (snake_case), value (int, float or str) and one
+    line saying what it is (what it counts, and out of what)."""
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        raise TypeError(f"number {key}: {value!r} is not an int, a float or a str")
+    if not key.replace("_", "").isalnum() or not key.islower() or not key[0].isalpha():
+        raise ValueError(f"number key {key!r} is not snake_case")
+    if not meaning.strip() or "\n" in meaning:
+        raise ValueError(f"number {key}: its meaning must be one line of words")
+    line = f"{NUMBER_START}{key} = {json.dumps(value, ensure_ascii=False)}  # {meaning.strip()}"
+    if os.environ.get("UOPC_COUNTS"):
+        return _record(line)
+    if os.environ.get("BOOK_NUMBERS") == "1":
+        print(line, flush=True)
+    return line
+
+
+def _record(line: str) -> str:
+    if "\n" in line:
+        raise ValueError(f"a count or figure line holds a line break: {line!r}")
+    print(line)
+    path = os.environ.get("UOPC_COUNTS")
+    if path:
+        # one short write in append mode: lines from parallel workers never interleave
+        with open(path, "a", encoding="utf-8") as out:
+            out.write(line + "\n")
+    return line
+
+
+def significant(value: float, digits: int) -> str:
+    """value to `digits` significant digits, with thousands separators: 3821.7, 3 -> '3,820'."""
+    if value == 0:
+        return "0"
+    places = digits - 1 - math.floor(math.log10(abs(value)))
+    rounded = round(value, places)
+    places = digits - 1 - math.floor(math.log10(abs(rounded)))  # 9.996 rounds up to 10
+    return f"{rounded:,.0f}" if places <= 0 else f"{rounded:,.{places}f}"
+
+
+def about(value: float) -> str:
+    """Two significant digits, for a sentence that says "about": 3821.7 -> '3,800'."""
+    return significant(value, 2)
+
+
+class NumberLineError(ValueError):
+    pass
+
+
+def parse_number_line(line: str) -> tuple[str, int | float | str, str]:
+    """(key, value, meaning) of one `@@ number` line; NumberLineError names what is wrong."""
+    rest = line.rstrip("\n")[len(NUMBER_START) :]
+    key, equals, text = rest.partition(" = ")
+    if not NUMBER_KEY.fullmatch(key) or not equals:
+        raise NumberLineError(
+            f"malformed number line {line.strip()!r} (@@ number KEY = VALUE  # ...)"
+        )
+    try:
+        value, end = json.JSONDecoder().raw_decode(text)
+    except json.JSONDecodeError as error:
+        raise NumberLineError(f"number {key}: the value is not JSON ({error})") from None
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        raise NumberLineError(f"number {key}: {value!r} is not a number or a string")
+    if isinstance(value, float) and value != value or value in (float("inf"), float("-inf")):
+        raise NumberLineError(f"number {key}: {value!r} is not a finite number")
+    meaning = re.fullmatch(r"\s+#\s+(\S.*)", text[end:])
+    if not meaning:
+        raise NumberLineError(f"number {key}: no meaning after the value (  # what it counts)")
+    return key, value, meaning.group(1).strip()
