@@ -445,8 +445,12 @@ def child_env(copy_root: Path, full: bool, extra: dict | None = None) -> dict:
     env = dict(os.environ)
     env.pop("UOPC_COUNTS", None)  # a planted-bug run must not add to the suite's counts
     # the copy first, always: then tests/ (the layers a child imports by name) and, last, this
-    # checkout for `book` (its uopc/ comes after the copy's, so it is never imported)
-    env["PYTHONPATH"] = os.pathsep.join([str(copy_root), str(TESTS), str(REPO)])
+    # checkout for `book` (its uopc/ comes after the copy's, so it is never imported); while the
+    # build records what a program uses, its recorder after all (book/used.py)
+    from book.used import keep_recording
+
+    path = keep_recording([str(copy_root), str(TESTS), str(REPO)])
+    env["PYTHONPATH"] = os.pathsep.join(path)
     env["UOPC_TESTED_COPY"] = str(copy_root / "uopc")  # on purpose: book/own_tree.py allows it
     env["UOPC_CACHE"] = shared_cache()
     env["UOPC_FULL"] = "1" if full else "0"

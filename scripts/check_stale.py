@@ -13,8 +13,9 @@
    any more fails.
 2. The outputs too slow to make again here (scripts/producers.py marks them slow: the test
    run's counts, the proofs, the planted bugs, the benchmark and the machine it ran on) are
-   checked by the `# sources:` line they start with: it must be the hash of the sources they
-   came from, as they are now (producers.py lists those sources). Their blocks and their
+   checked by the `# sources:` line they start with: it must be the hash of the files their
+   last run used, as they are now (out/used.json, book/used.py), or for an output with no
+   record, of the sources its row declares (book/producers.py). Their blocks and their
    numbers file belong to them and are not made again; bench.json carries the same hash.
    The run records (book_common.RUN_RECORDS: the run's time, the test run's log) are copied
    for the programs that read them and never checked, and out/sources.json (the build's
@@ -41,6 +42,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from book import used
 from book.files import ROOT, stamp_problem
 from book.producers import COMPANIONS, MANIFEST, RUN_RECORDS, SOURCES, source_files, sources_hash
 from book.protocol import MACHINE_MARK, NUMBERS_STAMP, is_machine_block, read_header
@@ -71,13 +73,16 @@ def check_hashes(out: Path, root: Path) -> list[str]:
         if not path.exists():
             problems.append(f"out/{key}.txt: missing (made by the full ./run_all.sh)")
             continue
-        saved, now = read_header(path), sources_hash(key, root)
+        record = used.load(out).get(key)  # what its last run used, else what its row declares
+        files = record["files"] if record else source_files(key, root)
+        now = used.used_hash(files, root) if record else sources_hash(key, root)
+        saved = read_header(path)
         if saved is None:
             problems.append(f"out/{key}.txt: no '# sources:' first line")
         elif saved != now:
             problems.append(
                 f"out/{key}.txt: made from other sources ({saved}, now {now}): "
-                f"rerun it (./run_all.sh); its sources: {' '.join(source_files(key, root))}"
+                f"rerun it (./run_all.sh); its sources: {' '.join(files)}"
             )
     for name, key in COMPANIONS.items():
         path = out / name
