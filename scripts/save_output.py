@@ -11,15 +11,19 @@ print the same bytes. Its standard output is saved; its standard error passes th
 - Marker lines `@@ block NAME` are stripped. The whole output goes to ROOT/KIND/STEM.txt and
   each block (from its marker to the next one or the end) to ROOT/KIND/STEM/NAME.txt. Block
   files of an earlier run that the program no longer prints are removed.
-- Lines `@@ number KEY = VALUE  # MEANING` (tests/counting.state: a number the book quotes,
+- Lines `@@ number KEY = VALUE  # MEANING` (book/protocol.state: a number the book quotes,
   stated where it is computed) are stripped too, and filed as ROOT/KIND/STEM.numbers.json,
   {KEY: {"value": VALUE, "meaning": MEANING}}; scripts/make_numbers.py merges these files.
   The program runs with BOOK_NUMBERS=1, which makes counting.state print them.
 - The set is written whole or not at all: every file through a temporary name and a rename,
   the blocks into a new folder that replaces the old one; the whole output is renamed into
   place last. A run killed half-way leaves hidden temporary files that the next run removes.
-- An output listed in book_common.SOURCES (the slow and the machine-dependent ones) starts with
-  `# sources: <hash>` of the files it came from; only the whole file carries it.
+- The run is recorded (book/used.py): every repository file the program and the Python
+  processes it starts imported or read goes, with the hash of those files and the run's time,
+  into ROOT/used.json, from which the build decides when to run it again.
+- An output listed in producers.SOURCES (the slow and the machine-dependent ones) starts with
+  `# sources: <hash>` of the files it came from (the record's, else its row's declared
+  sources); only the whole file carries it.
 - An empty output, an empty block, a repeated block name or a malformed marker is an error:
   each would silently show an empty or wrong block on a page.
 
