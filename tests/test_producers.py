@@ -213,3 +213,29 @@ def test_the_rerun_table_reads_the_records_and_falls_back_to_the_rows():
     assert seconds == 2.5  # only recorded times count
     exact, _, seconds = reruns.reruns("uopc/symbolic.py", records)
     assert "proofs/proofs" in exact and seconds == 60.0
+
+
+def test_check_stale_judges_a_recorded_slow_output_by_the_files_it_used(tmp_path):
+    """A slow output made with a record carries the record's hash; check_stale compares it
+    with the hash of the recorded files now, not with the sources the row declares."""
+    import check_stale
+
+    key = "proofs/proofs"
+    (tmp_path / "uopc").mkdir()
+    (tmp_path / "uopc" / "symbolic.py").write_text("RULES = 1\n")
+    (tmp_path / "uopc" / "render.py").write_text("C = 1\n")
+    out = tmp_path / "out"
+    files = ["uopc/symbolic.py"]
+    digest = used.used_hash(files, tmp_path)
+    (out / "proofs").mkdir(parents=True)
+    (out / f"{key}.txt").write_text(f"# sources: {digest}\nproved\n")
+    used.save(out, key, files, digest, 1.0)
+
+    def problems():
+        return [p for p in check_stale.check_hashes(out, tmp_path) if p.startswith(f"out/{key}")]
+
+    assert problems() == []
+    (tmp_path / "uopc" / "render.py").write_text("C = 2\n")  # declared, not used
+    assert problems() == []
+    (tmp_path / "uopc" / "symbolic.py").write_text("RULES = 2\n")
+    assert len(problems()) == 1 and "uopc/symbolic.py" in problems()[0]
