@@ -14,7 +14,7 @@ Verdicts:
   caught    the suite failed; the first failing test is named. pytest runs with `-x` over the
             test files in a fixed order: the unit layer, the pipeline layers, the memory layer
             (the book's layers, in the book's order), then every other test file of the
-            package by name (the tests of the book's production, scripts/producers.py's
+            package by name (the tests of the book's production, book/producers.py's
             BOOK_TESTS, only with `--all-files`).
   survived  the whole suite passed: a hole in the suite (or an equivalent mutant).
   ERROR     neither: the original text does not occur exactly once (a target that moved

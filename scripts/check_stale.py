@@ -11,13 +11,13 @@
    whole file too), and in a numbers file the keys make_numbers.MACHINE_KEYS names or whose
    meaning ends in `(this machine)`. A file that differs, is missing, or that no program makes
    any more fails.
-2. The outputs too slow to make again here (scripts/producers.py marks them slow: the test
+2. The outputs too slow to make again here (book/producers.py marks them slow: the test
    run's counts, the proofs, the planted bugs, the benchmark and the machine it ran on) are
    checked by the `# sources:` line they start with: it must be the hash of the files their
    last run used, as they are now (out/used.json, book/used.py), or for an output with no
    record, of the sources its row declares (book/producers.py). Their blocks and their
    numbers file belong to them and are not made again; bench.json carries the same hash.
-   The run records (book_common.RUN_RECORDS: the run's time, the test run's log) are copied
+   The run records (producers.RUN_RECORDS: the run's time, the test run's log) are copied
    for the programs that read them and never checked, and out/sources.json (the build's
    manifest of the sources each output was made from) is not compared.
 3. Every block of a saved output, out/KIND/STEM/NAME.txt, is text of its whole output
@@ -187,7 +187,7 @@ def block_problems(out: Path) -> list[str]:
     """Every block out/KIND/STEM/NAME.txt must be text of its whole output out/KIND/STEM.txt
     (blocks and whole are swapped in together; a block that is not there is a half-swapped
     set); and no temporary file or folder of an interrupted write (a hidden name: `.NAME.*.part`
-    of book_common.write_atomic, `.STEM.new` of save_output) may be left under out/."""
+    of files.write_atomic, `.STEM.new` of save_output) may be left under out/."""
     problems = []
     if not out.is_dir():
         return problems

@@ -11,7 +11,7 @@ Errors (both modes): a start without its end or an end without its start, a name
 in one file, an empty region, a marker comment that does not parse.
 Without --check, excerpts/ is made to match the regions exactly (files of regions that no longer
 exist are removed). Each file is written whole under a temporary name in its folder and renamed
-(book_common.write_atomic), and the files of regions that are gone are removed only after every
+(files.write_atomic), and the files of regions that are gone are removed only after every
 new one is in place; so an interrupted or failed run leaves each excerpt old or new, never cut,
 and no temporary file. SIGTERM stops it like SIGINT (exit 128 + the signal); a temporary file
 that a killed run (SIGKILL) left behind, `.NAME.*.part`, is removed by the next run.
@@ -33,7 +33,7 @@ MARKER = re.compile(r"\s*(?:#|//)\s*--8<-- \[(start|end):([a-z][-_0-9a-z]*)\]\s*
 MARKER_LIKE = re.compile(r"\s*(?:#|//)\s*-+8<-+")  # a comment that means to be a marker
 SUFFIXES = (".py", ".c", ".h", ".sh")
 LONG_REGION = 60  # lines; style.md: a listing fits on one screen
-LEFTOVER = re.compile(r"\..+\..+\.part")  # book_common.write_atomic's temporary names
+LEFTOVER = re.compile(r"\..+\..+\.part")  # files.write_atomic's temporary names
 
 
 def source_files(root: Path) -> list[Path]:

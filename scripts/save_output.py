@@ -128,7 +128,7 @@ def remove_leftovers(folder: Path, stem: str) -> None:
 
 
 def output_stamp(whole: str) -> str:
-    """The stamp a numbers file carries of the whole output it came with (book_common)."""
+    """The stamp a numbers file carries of the whole output it came with (book/protocol.py)."""
     return hashlib.sha256(whole.encode("utf-8")).hexdigest()[:HASH_LENGTH]
 
 

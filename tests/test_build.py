@@ -26,13 +26,12 @@ import sys
 import time
 from pathlib import Path
 
+import check_stale  # scripts/, on the path by pytest's pythonpath (pyproject.toml)
 import pytest
+from test_figures import SAMPLE  # the shape of the benchmark's data
 
 REPO = Path(__file__).resolve().parents[1]
 SCRIPTS = REPO / "scripts"
-
-import check_stale  # noqa: E402
-from test_figures import SAMPLE  # noqa: E402 (the shape of the benchmark's data)
 
 pytestmark = pytest.mark.skipif(
     not Path("/proc/self/fd").is_dir() or not hasattr(os, "killpg"),
