@@ -28,18 +28,20 @@ from book.protocol import HASH_LENGTH
 
 RECORD_DIR = Path(__file__).resolve().parent / "record"  # holds sitecustomize.py
 USED = "used.json"  # in the out/ folder of the run (out/, or build/quick/out/)
-RECORD_ENV, ROOT_ENV = "BOOK_USED", "BOOK_USED_ROOT"
+RECORD_ENV, ROOT_ENV, MODE_ENV = "BOOK_USED", "BOOK_USED_ROOT", "BOOK_USED_MODE"
 
 
-def recording(env: dict, record: Path, root: Path) -> dict:
+def recording(env: dict, record: Path, root: Path, modules_only: bool = False) -> dict:
     """env for a recorded run: the recorder last on PYTHONPATH (after a tested copy and the
-    checkout, so it shadows nothing), and where to write."""
+    checkout, so it shadows nothing), and where to write. modules_only: no audit hook (a
+    program that measures time), only the modules imported, written at exit."""
     path = [part for part in env.get("PYTHONPATH", "").split(os.pathsep) if part]
     return {
         **env,
         "PYTHONPATH": os.pathsep.join([*path, str(RECORD_DIR)]),
         RECORD_ENV: str(record),
         ROOT_ENV: str(root),
+        MODE_ENV: "modules" if modules_only else "all",
     }
 
 

@@ -217,6 +217,7 @@ def main(argv=None) -> int:
     parser.add_argument("--cwd", type=Path, default=ROOT, help="where the command runs")
     parser.add_argument("--echo", action="store_true", help="show the output while it runs")
     parser.add_argument("--tree", type=Path, default=ROOT, help="whose files the record names")
+    parser.add_argument("--timed", action="store_true", help="record imports only, no hook")
     parser.add_argument("kind")
     parser.add_argument("stem")
     argv = sys.argv[1:] if argv is None else argv
@@ -233,7 +234,7 @@ def main(argv=None) -> int:
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="book-used-") as folder:
         record = Path(folder) / "used.txt"
-        env = used.recording(environment(), record, args.tree.resolve())
+        env = used.recording(environment(), record, args.tree.resolve(), args.timed)
         status, output = run(command, args.cwd, args.echo, env)
         seconds = time.monotonic() - started
         entries = used.read_record(record, args.tree.resolve())

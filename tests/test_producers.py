@@ -2,6 +2,7 @@
 (scripts/build_book.py): every row names real files, and a program runs again only when its
 sources change."""
 
+import dataclasses
 import json
 import re
 import subprocess
@@ -170,6 +171,14 @@ def test_a_program_runs_again_only_when_a_file_it_used_changes(tmp_path):
         (build.repo / name).write_text("VALUE = 3\n")
         build.step(row, force=False)
     assert build.ran == ["demos/p"] * 3
+
+
+def test_a_timed_program_is_recorded_by_its_imports_without_an_audit_hook(tmp_path):
+    """A program that measures time runs without the hook (it is called on every ctypes call):
+    the modules it and its children imported are recorded at their exit, data files not."""
+    build, row = using_build(tmp_path)
+    build.step(dataclasses.replace(row, timed=True), force=False)
+    assert used.load(tmp_path / "out")["demos/p"]["files"] == ["a.py", "b.py", "p.py"]
 
 
 def test_a_program_without_a_record_falls_back_to_its_declared_sources(tmp_path):

@@ -6,6 +6,10 @@ It does nothing unless BOOK_USED names a file. Then an audit hook notes each fil
 BOOK_USED_ROOT that the process opens for reading (a module's source or its cached bytecode,
 a data file, a saved output) and each folder it scans (a glob), and appends one line per new
 path to BOOK_USED. Lines, not a file written at exit: a forked child leaves with os._exit.
+
+With BOOK_USED_MODE=modules (a program that measures time: an audit hook is called on every
+ctypes call too) no hook is installed; the modules the process imported are written at its
+exit instead, and the data files it read are not recorded.
 """
 
 import os
@@ -21,6 +25,8 @@ def _relative(path, root):
         return None
     parts = full[len(root) :].split(os.sep)
     if parts[0] in (".git", "build", "site") or parts[-1].endswith(".part"):
+        return None
+    if parts[:2] == ["book", "record"]:  # the recorder itself
         return None
     if len(parts) > 1 and parts[-2] == "__pycache__":  # uopc/__pycache__/x.cpython-311.pyc
         parts = [*parts[:-2], parts[-1].split(".")[0] + ".py"]
@@ -64,5 +70,25 @@ def _install(record: str, root: str) -> None:
     sys.addaudithook(hook)
 
 
+def _at_exit(record: str, root: str) -> None:
+    root = os.path.abspath(root) + os.sep
+    script = os.path.abspath(sys.argv[0]) if sys.argv and sys.argv[0] else None
+
+    def write() -> None:
+        files = [getattr(module, "__file__", None) for module in list(sys.modules.values())]
+        files.append(script)  # __main__ has lost its __file__ by the time atexit runs
+        names = {_relative(file, root) for file in files if file}
+        lines = "".join(f"{name}\n" for name in sorted(filter(None, names)))
+        with open(record, "a", encoding="utf-8") as file:
+            file.write(lines)
+
+    import atexit
+
+    atexit.register(write)
+
+
 if os.environ.get("BOOK_USED") and os.environ.get("BOOK_USED_ROOT"):
-    _install(os.environ["BOOK_USED"], os.environ["BOOK_USED_ROOT"])
+    if os.environ.get("BOOK_USED_MODE") == "modules":
+        _at_exit(os.environ["BOOK_USED"], os.environ["BOOK_USED_ROOT"])
+    else:
+        _install(os.environ["BOOK_USED"], os.environ["BOOK_USED_ROOT"])
