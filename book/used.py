@@ -23,7 +23,7 @@ import os
 from pathlib import Path
 
 from book.files import write_atomic
-from book.producers import hashed_text
+from book.producers import MANIFEST, RUN_RECORDS, hashed_text
 from book.protocol import HASH_LENGTH
 
 RECORD_DIR = Path(__file__).resolve().parent / "record"  # holds sitecustomize.py
@@ -53,12 +53,17 @@ def keep_recording(path_entries: list[str]) -> list[str]:
     return path_entries
 
 
+# Read by a program but never a reason to run it again: the records of a run (the matrix reads
+# its last hints, which every run rewrites) and the build's own manifest and records.
+NOT_SOURCES = frozenset(f"out/{name}" for name in (*RUN_RECORDS, MANIFEST))
+
+
 def read_record(record: Path, root: Path) -> list[str]:
     """The sorted entries of a record file that still exist under root (a file the program
-    wrote and removed again is no source)."""
+    wrote and removed again is no source), less the run records (NOT_SOURCES)."""
     if not record.exists():
         return []
-    entries = set(record.read_text(encoding="utf-8").split())
+    entries = set(record.read_text(encoding="utf-8").split()) - NOT_SOURCES
     return sorted(entry for entry in entries if (root / entry).exists())
 
 

@@ -173,6 +173,16 @@ def test_a_program_runs_again_only_when_a_file_it_used_changes(tmp_path):
     assert build.ran == ["demos/p"] * 3
 
 
+def test_a_run_record_read_by_a_program_is_no_source_of_it(tmp_path):
+    """The matrix reads the hints its last run wrote: that must not make it run every time."""
+    for name in ("a.py", "out/tests/mutant_hints.json", "out/used.json"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("{}\n")
+    record = tmp_path / "record.txt"
+    record.write_text("a.py\nout/tests/mutant_hints.json\nout/used.json\ngone.py\n")
+    assert used.read_record(record, tmp_path) == ["a.py"]
+
+
 def test_a_timed_program_is_recorded_by_its_imports_without_an_audit_hook(tmp_path):
     """A program that measures time runs without the hook (it is called on every ctypes call):
     the modules it and its children imported are recorded at their exit, data files not."""
