@@ -303,7 +303,8 @@ def main(argv=None) -> int:
     into = args.keep or Path(tempfile.mkdtemp(prefix="check-stale-"))
     try:
         regenerate(root, into)
-        skip = set(hashed_outputs(root / "out")) | {Path(MANIFEST)}  # not compared
+        # not compared: the hashed outputs, the manifest, the run records (present or not)
+        skip = {*hashed_outputs(root / "out"), Path(MANIFEST), *map(Path, RUN_RECORDS)}
         problems = compare("out", root / "out", into, skip | {Path("excerpts")})
         problems += compare("excerpts", root / "excerpts", into / "excerpts", set())
         problems += check_hashes(root / "out", root)

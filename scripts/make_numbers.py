@@ -29,6 +29,8 @@ import sys
 import tomllib
 from pathlib import Path
 
+from reruns import CASES as RERUN_CASES  # beside this script
+
 from book.files import ROOT, stamp_problem, write_atomic
 from book.producers import PRODUCERS, RUN_RECORDS
 from book.protocol import NUMBERS_STAMP, about  # about: the rounding every producer uses
@@ -45,6 +47,8 @@ MACHINE_KEYS = frozenset(
         "run_all_seconds",
         "run_all_elapsed",
         *(f"chain_{step}_s" for step in CHAIN_STEPS),
+        # what reruns after one change: read from the records of the last runs (book/used.py)
+        *(f"reruns_{case[0]}{suffix}" for case in RERUN_CASES for suffix in ("", "_s")),
     }
 )
 
