@@ -1,7 +1,8 @@
 """Where the book's files are, and how the build writes and reads them.
 
 ROOT, the folders that may carry listing regions, the includes of the pages, the allow-list of
-unused outputs, and `write_atomic`. The output protocol (blocks, numbers, the machine mark, the
+unused outputs, and how a generator writes a folder: `write_atomic`, `remove_leftovers`,
+`stop_on_sigterm`. The output protocol (blocks, numbers, the machine mark, the
 `# sources:` header) is book/protocol.py; the table of programs and their sources is
 book/producers.py.
 """
@@ -12,6 +13,7 @@ import hashlib
 import json
 import os
 import re
+import signal
 import tempfile
 from pathlib import Path
 
@@ -56,6 +58,26 @@ def write_atomic(path: Path, text: str) -> None:
         raise
 
 
+LEFTOVER = re.compile(r"\..+\..+\.part")  # write_atomic's temporary names
+
+
+def remove_leftovers(folder: Path) -> None:
+    """Remove the temporary files that a killed run (SIGKILL) of write_atomic left in folder."""
+    for path in sorted(folder.rglob(".*.part")) if folder.is_dir() else []:
+        if LEFTOVER.fullmatch(path.name) and path.is_file():
+            path.unlink()
+
+
+def stop_on_sigterm() -> None:
+    """SIGTERM stops the run as SIGINT does: the exception unwinds through write_atomic, which
+    removes its temporary file, and the exit status says which signal it was."""
+
+    def stop(number, frame):
+        raise SystemExit(128 + number)
+
+    signal.signal(signal.SIGTERM, stop)
+
+
 # ---------------------------------------------------------------------------------------------
 # Pages and their includes
 # ---------------------------------------------------------------------------------------------
@@ -69,18 +91,6 @@ def split_include(target: str) -> tuple[str, str | None]:
     """("path", "section" or None) of a snippet target; a line range keeps its ':' part."""
     path, colon, rest = target.partition(":")
     return path, (rest if colon else None)
-
-
-def page_includes(docs: Path) -> list[tuple[Path, int, str, str | None]]:
-    """Every include line of every page: (page, line number, path, section)."""
-    found = []
-    for page in sorted(docs.rglob("*.md")):
-        lines = page.read_text(encoding="utf-8").splitlines()
-        for number, line in enumerate(lines, 1):
-            match = INCLUDE_LINE.fullmatch(line)
-            if match:
-                found.append((page, number, *split_include(match.group(2))))
-    return found
 
 
 def read_unused(path: Path = UNUSED_LIST) -> list[tuple[str, str]]:

@@ -131,6 +131,7 @@ DEMOS = (
     "upat_fields",
     "fold",
     "order",
+    "egraph",
     "fast_math",
     "memory",
     "c_traps",
@@ -142,6 +143,7 @@ DEMOS = (
 # What a demo reads besides its own source and the package: saved outputs, test files.
 DEMO_INPUTS = {
     "ranges_table": ("demos/walkthrough.py",),  # its TracingMatcher
+    "egraph": ("demos/run_demos.py",),  # its rules distribute and factor
     "order": ("book/shrink.py",),
     "fast_math": ("book/layers.py", "book/shrink.py"),
     "integers": ("out/tests/mutant_matrix.txt", "out/tests/counts.txt", "book/layers.py"),

@@ -10,7 +10,7 @@ contract's value (`evaluate`). "The runtime's flags" are `runtime.CFLAGS` less `
 clang makes a program rather than a library.
 
 Blocks, each after a marker line `@@ block NAME` that the book build strips: overflow, division,
-shortcut, fma, cast, max, max-proof, width, literals, shifts, vectorise, tinygrad. A block
+shortcut, fma, assembly, cast, max, max-proof, width, literals, shifts, vectorise, tinygrad. A block
 whose results depend on the compiler or the processor starts with a line ending in
 `(this machine)`. Undefined behaviour may come out differently with another clang, so the demo
 prints what happened and claims only what chapter 12 relies on; a false claim makes it exit 1.
@@ -71,6 +71,24 @@ class Clang:
             raise SystemExit(f"c_traps: {exe.name} exited with {done.returncode}")
         return done.stdout.strip()
 
+    def assembly(self, source: str, flags: list[str], function: str) -> list[str]:
+        """The instructions clang writes for one function (-S), without directives, labels
+        and comments."""
+        self.count += 1
+        path = self.folder / f"p{self.count}.c"
+        path.write_text(source, encoding="utf-8")
+        command = [runtime.CC, *flags, "-S", str(path), "-o", "-"]
+        text = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+        lines = text.split(f"\n{function}:", 1)[1].split("\n")
+        body = []
+        for line in lines:
+            code = line.split("#", 1)[0].strip()
+            if code.startswith(".Lfunc_end"):
+                break
+            if code and not code.startswith(".") and not code.endswith(":"):
+                body.append(code.replace("\t", " "))
+        return body
+
     def errors(self, source: str, flags: list[str]) -> list[str]:
         """clang's error lines for source (with the file name cut off), or [] if it compiles."""
         path = self.folder / "check.c"
@@ -122,7 +140,8 @@ def show_overflow(clang: Clang) -> None:
     main = 'int main(int c, char **v) { printf("%d\\n", grows(atoi(v[1]))); return 0; }\n'
     source = HEADERS + OVERFLOW_C + "\n" + main
     got = {}
-    for label, flags in SETTINGS:
+    # -ftrapv is the other flag that defines overflow: it stops the program instead of wrapping
+    for label, flags in (*SETTINGS, ("clang -O2 -ftrapv", ["-O2", "-ftrapv"])):
         got[label] = clang.run(clang.build(source, flags), str(INT_MAX))
         print(row(label, [got[label]]))
     x = param(0, I32)
@@ -136,6 +155,8 @@ def show_overflow(clang: Clang) -> None:
     claim(got["clang -O0"] != got["clang -O2"], "overflow: -O2 gives what -O0 does")
     claim(got["the runtime's flags"] == str(int(contract)), "overflow: -fwrapv misses the contract")
     claim(same(compiled, contract), "overflow: uopc's C differs from the contract")
+    trapped = got["clang -O2 -ftrapv"] in signal.Signals.__members__
+    claim(trapped, "overflow: -ftrapv did not stop the program with a signal")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -250,6 +271,27 @@ def show_fma(clang: Clang) -> None:
     claim(got["clang -O2 -march=native"] == one_rounding, "fma: -march=native did not fuse")
     claim(got["runtime's flags -march=native"] == two_roundings, "fma: fused with contract off")
     claim(same(ours, contract) and contract == two_roundings, "fma: uopc's C and the contract")
+
+
+def show_assembly(clang: Clang) -> None:
+    """What clang makes of the renderer's plain statements: the relu of chapter 1 with the
+    runtime's flags, and a * b + c where the processor's fused instruction is allowed."""
+    block("assembly")
+    print(f"the instructions clang writes, x86-64 {MACHINE}")
+    x, y = param(0, F32), param(1, F32)
+    relu = function_text(render(call((x * y + 1.0).max(0.0), F32, F32, name="relu")))
+    ours = clang.assembly(relu, RUNTIME_FLAGS, "relu")
+    print("  uopc's relu, the runtime's flags:")
+    print("\n".join(f"    {line}" for line in ours))
+    fused = clang.assembly(MULADD_C, ["-O2", "-march=native"], "muladd")
+    print(f"  {MULADD_C.split(' {')[0]}, clang -O2 -march=native:")
+    print("\n".join(f"    {line}" for line in fused))
+    names = [line.split()[0] for line in ours]
+    claim("subss" not in names, f"relu: clang kept the subtraction of 0.0: {names}")
+    claim(names.count("maxss") == 1, f"relu: the max is not one maxss: {names}")
+    fused_names = [line.split()[0] for line in fused]
+    claim(sum(name.startswith("vfmadd") for name in fused_names) == 1,
+          f"fma: muladd at -O2 -march=native is not one vfmadd: {fused_names}")  # fmt: skip
 
 
 # ---------------------------------------------------------------------------------------------
@@ -563,6 +605,7 @@ def main() -> int:
         show_division(clang)
         show_shortcut(clang)
         show_fma(clang)
+        show_assembly(clang)
         show_cast(clang)
         show_max(clang)
         show_max_proof()

@@ -2,25 +2,31 @@
 
     python demos/contract_edges.py
 
-One quoted block, after a marker line `@@ block NAME` that the book build strips: edges, a
+Two quoted blocks, after a marker line `@@ block NAME` that the book build strips. edges: a
 table with one row per edge case (the op, the types, the inputs, what `eval_op` gives, what
 NumPy gives on int32, float32 and bool arrays) and its verdict: `same` (compared with the
 contract's own `same`), or a numbered difference that the contract makes on purpose, each
 explained under the table. A row marked same that differs, or a row marked as a difference
 that agrees, makes the program exit with a non-zero status. Casts that C leaves undefined
 (a float out of the int32 range, nan to int) are left out: NumPy's answer there is the
-machine's, and chapter 2 shows it. Every line is the same on every run.
+machine's, and chapter 2 shows it. Every line of it is the same on every run.
+exp2-log2 (this machine): EXP2 and LOG2, the two ops the contract does not hold to exact bits,
+on seeded float32 inputs: how many of NumPy's answers and of the C library's (exp2f and log2f,
+called through ctypes) differ from the contract's, and by how many ulps at most. Both routines
+are the machine's, so the block is marked as depending on it.
 """
 
-from _common import block, claim, finish, state
+from _common import MACHINE, block, claim, finish, state
 
+import ctypes
+import ctypes.util
 import math
 import sys
 
 import numpy as np
 
 from uopc import BOOL, F32, I32, INT_MAX, INT_MIN, Ops
-from uopc.semantics import eval_op, f32, same
+from uopc.semantics import eval_op, f32, f32_bits, same
 
 NUMPY_TYPE = {I32: np.int32, F32: np.float32, BOOL: np.bool_}
 NUMPY_OP = {
@@ -152,8 +158,69 @@ def show_edges():
     state("contract_edges_same", agree, "of those, the ones where eval_op and NumPy agree")
 
 
+INEXACT_INPUTS = 20_000  # per op: enough to see how often the last bit differs, in about a second
+
+
+def inexact_inputs(op) -> list[float]:
+    """Seeded float32 inputs: for EXP2 the whole range from subnormal results to overflow, for
+    LOG2 positive floats drawn by bit pattern, so that every exponent is as likely as any."""
+    rng = np.random.default_rng(3)
+    if op is Ops.EXP2:
+        values = rng.uniform(-150.0, 130.0, INEXACT_INPUTS).astype(np.float32)
+    else:
+        values = rng.integers(1, 0x7F800000, INEXACT_INPUTS, dtype=np.uint32).view(np.float32)
+    return [float(v) for v in values]
+
+
+def c_library_routine(op):
+    """exp2f or log2f of the C library, called through ctypes: float in, float out."""
+    path = ctypes.util.find_library("m")
+    if path is None:
+        raise SystemExit("contract_edges: no C math library found for exp2f and log2f")
+    routine = getattr(ctypes.CDLL(path), "exp2f" if op is Ops.EXP2 else "log2f")
+    routine.argtypes, routine.restype = [ctypes.c_float], ctypes.c_float
+    return routine
+
+
+def ulps(x: float, y: float) -> int:
+    """How many float32 steps lie between two finite floats of the same sign, or two equal
+    specials (the inputs above give no NaN, and an infinity only where both overflow)."""
+    if same(x, y):
+        return 0
+    if not (math.isfinite(x) and math.isfinite(y)) or (x < 0) != (y < 0):
+        raise SystemExit(f"contract_edges: {x} and {y} are not on one ulp scale")
+    return abs(f32_bits(x) - f32_bits(y))
+
+
+def show_inexact():
+    block("exp2-log2")
+    count = f"{INEXACT_INPUTS:,}"
+    print(f"EXP2 and LOG2 on {count} seeded float32 inputs each, against the contract {MACHINE}")
+    print(f"  {'routine':<17} {'inputs':>7} {'differ':>7}  largest gap, first at")
+    for op in (Ops.EXP2, Ops.LOG2):
+        values = inexact_inputs(op)
+        ours = [eval_op(op, F32, [v]) for v in values]
+        with np.errstate(all="ignore"):
+            numpy = NUMPY_OP[op](np.array(values, dtype=np.float32)).tolist()
+        c_routine = c_library_routine(op)
+        c_library = [float(c_routine(v)) for v in values]
+        for name, theirs, key in (
+            (f"NumPy {op.name.lower()}", numpy, "numpy"),
+            (f"C library {c_routine.__name__}", c_library, "c"),
+        ):
+            gaps = [ulps(a, b) for a, b in zip(ours, theirs, strict=True)]
+            differ, largest = sum(gap > 0 for gap in gaps), max(gaps)
+            where = spell(values[gaps.index(largest)]) if largest else "-"
+            print(f"  {name:<17} {count:>7} {differ:>7,}  {largest} ulp, {where}")
+            what = f"{op.name} of {key} against the contract, on the demo's inputs {MACHINE}"
+            state(f"edges_{op.name.lower()}_{key}_differ", differ, f"answers that differ: {what}")
+            state(f"edges_{op.name.lower()}_{key}_gap", largest, f"largest ulp gap: {what}")
+    state("edges_inexact_inputs", INEXACT_INPUTS, "seeded float32 inputs per op, EXP2 and LOG2")
+
+
 def main() -> int:
     show_edges()
+    show_inexact()
     return finish()
 
 

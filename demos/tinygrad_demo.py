@@ -13,7 +13,9 @@ Every tinygrad object is looked up by its dotted name (`find`), never by file or
 the PyPI layout may differ from the source the book read; a missing name stops the demo with a
 message saying which. If tinygrad is not installed the demo says so in one line and exits 0.
 Every block depends on the tinygrad version, so each title ends with `(tinygrad VERSION)`.
-A printed claim that turns out false (a wrong result) exits non-zero.
+A printed claim that turns out false (a wrong result) exits non-zero, and so does any reading
+chapter 16 makes of a block that the block no longer bears out (the shape of each kernel's C,
+three of tinygrad's float answers, relu at nan): each is checked where it is printed.
 
 Usage: python demos/tinygrad_demo.py
 """
@@ -131,6 +133,43 @@ def kernel_source(lines: list[str]) -> list[str]:
     return lines[first : last + 1]
 
 
+# What step 14 and chapter 16 read in each kernel, as patterns over its C: both declare every
+# pointer restrict and spell relu as the constant compared first, the value picked when it
+# holds; the default kernel is straight-line code that reads each input with one float4 load,
+# holds a multiply and an add in one statement per element and writes one float4 store; the
+# NOOPT kernel is a loop over the index Lidx0.
+RELU_FORM = re.compile(r"\(\(0\.0f<(alu\d+)\)\?\1:0\.0f\)")
+POINTER = re.compile(r"float\* (restrict )?data\d")
+READINGS = {
+    "default-c": {
+        "float4 loads": (re.compile(r"= \(\*\(\(float4\*\)"), 2),
+        "float4 stores": (re.compile(r"^\s*\*\(\(float4\*\)"), 1),
+        "loops": (re.compile(r"^\s*for \("), 0),
+        "statements with a multiply and an add": (
+            re.compile(r"= \(\(val0\[\d\]\*val1\[\d\]\)\+"),
+            4,
+        ),
+    },
+    "noopt-c": {
+        "loops over Lidx0": (re.compile(r"^\s*for \(int Lidx0 = 0; Lidx0 < 4; "), 1),
+        "float4 loads": (re.compile(r"float4"), 0),
+    },
+}
+
+
+def check_kernel(name: str, source: list[str]) -> None:
+    """Fail unless the kernel holds what step 14 and chapter 16 say of it (READINGS, RELU_FORM)."""
+    pointers = [m.group(1) for line in source for m in POINTER.finditer(line)]
+    if len(pointers) != 3 or None in pointers:
+        fail(f"{name}: not three restrict pointers: {pointers}")
+    if not any(RELU_FORM.search(line) for line in source):
+        fail(f"{name}: no relu of the form ((0.0f<v)?v:0.0f)")
+    for what, (pattern, wanted) in READINGS[name].items():
+        found = sum(bool(pattern.search(line)) for line in source)
+        if found != wanted:
+            fail(f"{name}: {found} {what}, the book reads {wanted}")
+
+
 def show_c(name: str, title: str, version: str, extra_env: dict) -> None:
     source, result = run_child(extra_env)
     titled_block(name, title, version)
@@ -138,6 +177,7 @@ def show_c(name: str, title: str, version: str, extra_env: dict) -> None:
     print(f"result: {result}")
     if result != EXPECTED:
         fail(f"relu(x*y+1) gave {result}, not {EXPECTED}")
+    check_kernel(name, source)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -167,9 +207,9 @@ def float_rules(version: str) -> None:
     ]
     titled_block("float-rules", "simplifying float expressions in tinygrad, and in uopc", version)
     print(f"{'expression':<13}{'tinygrad':<12}{'uopc strict':<24}uopc fast-math")
-    same_as = {"strict": [], "fast-math": []}
+    same_as, answers = {"strict": [], "fast-math": []}, {}
     for text, tiny, ours in cases:
-        tiny_result = graph_rewrite(tiny, symbolic).render(simplify=False)
+        tiny_result = answers[text] = graph_rewrite(tiny, symbolic).render(simplify=False)
         strict, fast = (infix(simplify(ours, fast_math=m), {0: "f"}) for m in (False, True))
         print(f"{text:<13}{tiny_result:<12}{strict:<24}{fast}")
         for name, ours_text in (("strict", strict), ("fast-math", fast)):
@@ -181,6 +221,10 @@ def float_rules(version: str) -> None:
         fail(f"tinygrad matches our fast-math rules only on {same_as['fast-math']}")
     if same_as["strict"] != ["f*1.0"]:
         fail(f"tinygrad matches our strict rules on {same_as['strict']}, not on f*1.0 alone")
+    # and it names three of tinygrad's answers: the zero dropped, f*0.0 made 0.0, one multiply
+    named = {"f+0.0": "f", "f*0.0": "0.0", "(f*3.0)*5.0": "(f*15.0)"}
+    if any(answers[text] != wanted for text, wanted in named.items()):
+        fail(f"tinygrad's answers {answers}, chapter 16 reads {named}")
 
 
 def signed_zero(version: str) -> None:
@@ -221,6 +265,9 @@ def relu_nan(version: str) -> None:
     print(f"uopc:     {ours}")
     same_at_nan = math.isnan(tiny[0]) == math.isnan(ours[0])
     print(f"the two agree at nan: {same_at_nan}")
+    # chapter 16 reads: relu agrees at nan, both give the constant zero (+0.0)
+    if any(math.isnan(v) or math.copysign(1.0, v) < 0 or v != 0.0 for v in (tiny[0], ours[0])):
+        fail(f"relu at nan: tinygrad {tiny[0]!r}, uopc {ours[0]!r}; chapter 16 reads +0.0 for both")
     if tiny[1:] != ours[1:] or ours[1:] != [2.0, 0.0, 1.0]:
         fail(f"relu(x*1+1) at x = 1, -2, 0 should be [2.0, 0.0, 1.0]: {tiny[1:]}, {ours[1:]}")
 

@@ -15,6 +15,8 @@ Blocks, each after a marker line `@@ block NAME` that the book build strips:
   ops          uopc's op names against tinygrad's Ops
   index-dtype  tinygrad's index integers: weakint, widened after simplifying, beside uopc's wrap
   max-nan      MAX at nan in tinygrad's folder, in its C, and relu, beside uopc
+  max-source-tinygrad, max-source-uopc
+               MAX as each folder defines it, cut from the installed source files
   stack-limit  a rule pair that undoes itself, in tinygrad's graph_rewrite
   compiled     how many patterns of tinygrad's `symbolic` compile, and whether both matchers agree
   next         the files and names the course's later modules will read, imported the same way
@@ -328,6 +330,56 @@ def show_max_nan(version: str) -> None:
     claim(ours[0] == 0.0 and math.isnan(ours[1]), "uopc's MAX keeps its second source")
 
 
+def dict_entry(tree: ast.Module, table: str, key: str):
+    """(line of `table = {`, line of its entry `Ops.KEY: ...`, the entry's text) in a parsed
+    file: the module-level dict assigned to table, and its one key spelled Ops.KEY."""
+    for node in tree.body:
+        target = node.target if isinstance(node, ast.AnnAssign) else None
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target = node.targets[0]
+        if isinstance(target, ast.Name) and target.id == table:
+            entries = [
+                (k, v) for k, v in zip(node.value.keys, node.value.values, strict=True)
+                if isinstance(k, ast.Attribute) and k.attr == key
+            ]  # fmt: skip
+            if len(entries) == 1:
+                k, v = entries[0]
+                return node.lineno, k.lineno, f"{ast.unparse(k)}: {ast.unparse(v)},"
+    raise SystemExit(f"tinygrad_map: no single {key} entry in a dict {table}")
+
+
+def show_max_source(version: str) -> None:
+    """MAX as each folder defines it, cut from the two source files as they are installed:
+    tinygrad's python_alu entry and uopc's float contract line with the helper it names."""
+    import builtins
+    import inspect
+
+    from tinygrad.uop.ops import Ops as TinyOps
+    from tinygrad.uop.ops import python_alu
+
+    from uopc import Ops, semantics
+
+    path = source_file("uop.ops")
+    lines = path.read_text(encoding="utf-8").splitlines()
+    start, line, entry = dict_entry(ast.parse("\n".join(lines)), "python_alu", "MAX")
+    block("max-source-tinygrad")
+    print(f"MAX in {shown_path('uop.ops')}, tinygrad {version} {MACHINE}")
+    print(f"{start:>5}  {lines[start - 1].strip()}")
+    print(f"{line:>5}    ... {entry} ...")
+    claim(python_alu[TinyOps.MAX] is builtins.max, "tinygrad folds MAX with Python's max")
+    ours = inspect.getsource(semantics).splitlines()
+    start, line, entry = dict_entry(ast.parse("\n".join(ours)), "FLOAT_CONTRACT", "MAX")
+    helper, first = inspect.getsourcelines(semantics._fmax)
+    block("max-source-uopc")
+    print("MAX on floats in uopc/semantics.py")
+    for number, text in enumerate(helper, first):
+        print(f"{number:>5}  {text.rstrip()}")
+    print(f"{start:>5}  {ours[start - 1].strip()}")
+    print(f"{line:>5}    ... {entry} ...")
+    claim(semantics.FLOAT_CONTRACT[Ops.MAX] is semantics._fmax, "uopc's float MAX is _fmax")
+    claim("return a if a > b else b" in "".join(helper), "_fmax picks b unless a > b")
+
+
 def has_op(root, name: str) -> bool:
     return any(node.op.name == name for node in root.toposort())
 
@@ -413,6 +465,7 @@ def main() -> int:
     show_index_dtype(version)
     show_divisions(version)
     show_max_nan(version)
+    show_max_source(version)
     show_stack_limit(version)
     show_compiled(version)
     show_next(version)

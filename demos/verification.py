@@ -14,7 +14,8 @@ Quoted blocks, each after a marker line `@@ block NAME` that the book build stri
   bug a layer catches with the overlay, a layer catches without it, so the overlay neither
   catches nor hides a bug in the plain code; the rest are named.
 It also checks, printing nothing, that the matrix's bugs caught by one column only are the ones
-chapter 15 explains (ALONE).
+chapter 15 explains (ALONE), and states what the matrix says of the contract's planted bugs and
+of column P (P catches every bug; a bug that one column alone catches is P's).
 Every line is the same on every run. A printed claim that turns out false makes the program
 exit with a non-zero status.
 """
@@ -200,12 +201,43 @@ def check_contract():
     state("ver_contract_columns", ", ".join(others), "the layers besides M and P that catch one")
 
 
+BOOK_COLUMNS = set("ABCDEFGHIJKL")  # the original book's layers; M, S and P are this project's
+WIDE_BUG = "const fold reverses operands"
+NARROW_BUG = "AFTER dropped from the renderer's order"
+
+
+def check_p():
+    """No block: what the saved matrix says of column P, the package's other tests, which
+    chapter 15 states as counts. The sentences there hold only if every bug that one column
+    alone catches is caught by P alone, and P catches every bug; the run fails otherwise."""
+    header, rows = matrix_rows(MATRIX.read_text(encoding="utf-8").splitlines())
+    caught = {name: catchers(header, line) for name, line in rows.items()}
+    by_p = [name for name, columns in caught.items() if "P" in columns]
+    only_p = [name for name, columns in caught.items() if columns == {"P"}]
+    single = [name for name, columns in caught.items() if len(columns) == 1]
+    book_single = [name for name, columns in caught.items() if len(columns & BOOK_COLUMNS) == 1]
+    book_single_with_p = [name for name in book_single if "P" in caught[name]]
+    claim(len(by_p) == len(rows), "column P catches every planted bug")
+    claim(single == only_p, f"every bug one column alone catches is P's: {single} vs {only_p}")
+    state("ver_p_caught", len(by_p), "planted bugs column P (the other test files) catches")
+    state("ver_only_p", len(only_p), "planted bugs that P catches and no other column does")
+    meaning = "bugs caught by exactly one of the columns A to L that P catches as well"
+    state("ver_book_single_with_p", len(book_single_with_p), meaning)
+    # the columns do different work: one bug most of them see, one only the memory layer does
+    wide, narrow = caught[WIDE_BUG], caught[NARROW_BUG]
+    claim(len(wide) > len(BOOK_COLUMNS) // 2, f"{WIDE_BUG}: caught by {sorted(wide)}")
+    claim(narrow & BOOK_COLUMNS == {"L"}, f"{NARROW_BUG}: caught by {sorted(narrow)}")
+    state("ver_wide_bug_columns", len(wide), f"columns that catch the bug '{WIDE_BUG}'")
+    state("ver_narrow_bug_columns", ", ".join(sorted(narrow)), f"columns catching '{NARROW_BUG}'")
+
+
 def main() -> int:
     show_own_negation()
     show_special_only()
     show_overlay_off()
     check_alone()
     check_contract()
+    check_p()
     return finish()
 
 

@@ -9,7 +9,9 @@ Drawn for a phone: each figure is stacked or split into panels at most about 700
 text of 11 points or more. Every word sits on a light fill in dark ink (the ink and fills of
 make_figures.py's PALETTE), so it reads at WCAG AA on the white page and on the dark one; only
 lines and arrows lie on the page itself. The source starts with to_dot's header, so that
-make_figures.both_palettes restyles it like every other graph.
+make_figures.both_palettes restyles it like every other graph. The colours and the helpers
+head, finish and panel below are the one set every graph figure uses: make_figures.py's own
+graphs import them.
 """
 
 import math
@@ -27,7 +29,7 @@ PANEL = "#f5f5f5"  # a panel behind a group of nodes: its title is dark ink on i
 LINE = "#5c6bc0"  # PALETTE's node border
 WARN = "#ffcdd2"  # a light red: the node where the rule or the guard matters
 TINT = "#fff3e0"  # a light orange: a sign bit, a named pattern node and what it bound
-EXPONENT_FILL = "#e0f2f1"  # a light green: the exponent field
+MINT = "#e0f2f1"  # a light green: the exponent field, an end state
 FONT = 'fontname="Helvetica", fontsize=12'
 NARROW = '  graph [nodesep=0.12]; node [margin="0.04,0.03"];'  # close together, for a phone
 NODE_LINE = re.compile(r'^  n(\d+) \[label="([^"]*)"(.*)\];$')
@@ -118,7 +120,7 @@ def f32_rows(value: float) -> list[str]:
     decoded = (-1) ** sign * significand * 2.0**power
     if exponent in (0, 255) or decoded != value:
         fail("numbers_bits.svg", f"{value} is not a normal float32 that decodes to itself")
-    tints = [TINT] + [EXPONENT_FILL] * 8 + [NODE_FILL] * 23  # sign, exponent, fraction
+    tints = [TINT] + [MINT] * 8 + [NODE_FILL] * 23  # sign, exponent, fraction
     return [
         wide(f"f32 {value}: three fields"),
         row(cell("s", 1, tints[0]), cell("exponent", 8, tints[1]), cell("fraction", 23)),

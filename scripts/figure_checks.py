@@ -7,7 +7,7 @@ its own size, or fitted to the width of a window narrower than that, never panne
 on a phone PHONE_PX wide its smallest text must still be MIN_TEXT_PX high. A figure's smallest
 text and width are read from the SVG (Graphviz's font sizes, under its own scale; matplotlib's
 glyphs, drawn at a hundredth of their size and scaled up) in its own units, points.
-scripts/check_browser.py measures the same on the opened figure in Chromium.
+tests/browser/ measures the same on the opened figure in Chromium.
 
 Contrast (4.5:1). A figure is shown as an <img> on the light page and on the dark one, so the
 page's CSS cannot recolour it: a text that stands on nothing of the figure's own must read on
@@ -35,7 +35,7 @@ SLATE_BG = re.compile(
 HUE = re.compile(r"--md-hue:([\d.]+)deg")
 
 
-PHONE_PX = 390  # the narrow width the site is checked at (scripts/check_browser.py)
+PHONE_PX = 390  # the narrow width the site is checked at (tests/browser/)
 MIN_TEXT_PX = 11  # the smallest text an opened figure may show there
 PX_PER_PT = 4 / 3  # an SVG's width in pt is shown at 96 px per inch
 FONT_SIZE = re.compile(r'font-size[=:]\s*"?([\d.]+)')

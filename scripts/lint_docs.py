@@ -7,20 +7,23 @@ For every page under docs/ (less what mkdocs.yml's exclude_docs leaves out):
 - fences: a fenced block holds only include lines (`--8<-- "path"`), and has a title, unless the
   line just before it is `<!-- literal: reason -->` (a command the reader types, say);
 - includes: each is alone on its line, inside a fence (a whole .md file may stand alone); its
-  file is under out/, excerpts/ or code/, exists and is not empty; a section (`path:name`) has
-  exactly one start and one end marker, in that order, with something between; a line range
-  (`path:3:9`) is refused, since it drifts when the source changes;
+  file is under out/, excerpts/ or code/ (that it exists and is not empty, the build checks:
+  docs/hooks/includes.py); it is a whole file: a line range (`path:3:9`) drifts when the source
+  changes, and a region is quoted by its excerpt (excerpts/..., which make_excerpts.py cuts
+  and checks) rather than as a section of the source (`path:name`);
 - listings a screen long: in chapters 1 to 11 (docs/partK/NN-*.md, NN <= 11), a fenced block
   that includes from excerpts/ shows at most LONG_LISTING lines, every include expanded and the
   blank lines between them counted; a longer region is split, with prose between the parts;
 - typed numbers: a number in the prose (outside code spans, includes, placeholders, links and
   HTML) that has a thousands separator, a decimal point or an exponent, or is 10 or more, is
   taken for a measured figure typed by hand, unless it is a step, chapter, exercise or part
-  number, a power of two or one off it, a power written 2^31, one of the constants of ALLOWED
+  number, a power of two or one off it, a power written 2^31^, one of the constants of ALLOWED
   below, or allowed on its page by `<!-- typed-number TOKEN: reason -->`. A code span is code,
   whose numbers are its own (`x + 0.0`, `add(3.4e38, 3.4e38)`), unless it holds nothing but a
   value: a number, `nan`, `inf` or a list of them (`16777220.0`, `[10.0, 40.0, 90.0]`). Such a
   span quotes a result, and its numbers are held to the same rule as the prose's;
+- powers: a caret of the prose (outside code spans, comments and placeholders) is closed by a
+  second one, 2^31^, which pymdownx.caret sets raised; an open 2^31 would print its caret;
 - usage: every excerpt and every file under out/ is included or shown by some page, read by
   scripts/make_numbers.py, or listed in scripts/unused_outputs.txt with a reason;
 - "Not verified": every `!!! warning "Not verified"` note links to an item of the list of what
@@ -49,6 +52,7 @@ import sys
 from pathlib import Path
 from typing import NamedTuple
 
+import pathspec
 import yaml
 from make_numbers import INPUTS
 
@@ -70,7 +74,6 @@ LISTING_CHAPTERS = range(1, 12)
 CHAPTER_PAGE = re.compile(r"docs/part\d/(\d\d)-[^/]*\.md")
 LITERAL = re.compile(r"\s*<!--\s*literal:\s*\S.*-->\s*")
 TYPED_NUMBER = re.compile(r"<!--\s*typed-number\s+(\S+?):\s*(\S.*?)\s*-->")
-SECTION_MARK = re.compile(r"--8<-- \[(start|end):([a-z][-_0-9a-z]*)\]")
 # The list of what is not verified, its items, and the notes that must link to them.
 NOT_VERIFIED_PAGE = "docs/part5/15-verification.md"
 NV_NOTE = re.compile(r'^(\s*)(?:!!!|\?\?\?\+?) warning "Not verified"')
@@ -120,6 +123,10 @@ PLACE = re.compile(
     r"\d+(?:\.\d+)?(?:\s*(?:-|–|—|,|and|or|to)\s*\d+(?:\.\d+)?)*"
 )
 POWER = re.compile(r"\b\d+\s*(?:\^|\*\*)\s*\(?[-\d]+\)?")
+# A power in the prose is written closed, 2^31^, which pymdownx.caret sets raised; a caret left
+# open (2^31, (-1)^1) would be printed as it is. A closed one holds no space (caret's own rule).
+CLOSED_POWER = re.compile(r"\^[^\s^]+\^")
+OPEN_POWER = re.compile(r"\S*\^\S*")
 NUMBER = re.compile(r"(?<![\w.])(?<!\w-)(\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?)(?![\w])")
 CODE_SPAN = re.compile(r"(`+)(.+?)\1")
 # A code span that is only a value: a number (signed, with separators or an exponent), nan or
@@ -170,12 +177,9 @@ class Lint:
 
     def pages(self) -> list[Path]:
         docs = self.root / "docs"
-        excluded = excluded_patterns(self.root / "mkdocs.yml")
-        return [
-            page
-            for page in sorted(docs.rglob("*.md"))
-            if not any(pattern.search("/" + str(page.relative_to(docs))) for pattern in excluded)
-        ]
+        spec = excluded(self.root / "mkdocs.yml")
+        pages = sorted(docs.rglob("*.md"))
+        return [page for page in pages if not spec.match_file(page.relative_to(docs).as_posix())]
 
     def page(self, page: Path) -> None:
         lines = page.read_text(encoding="utf-8").splitlines()
@@ -262,20 +266,12 @@ class Lint:
             )
 
     def included_lines(self, target: str) -> list[str]:
-        """The lines an include puts on the page (a section without its marker lines)."""
+        """The lines an include of a whole file puts on the page (a section is refused)."""
         path, section = split_include(target)
         file = self.root / path
-        if not file.is_file():
-            return []  # reported by include()
-        lines = file.read_text(encoding="utf-8").splitlines()
-        if section is None:
-            return lines
-        starts = [i for i, line in enumerate(lines) if f"[start:{section}]" in line]
-        ends = [i for i, line in enumerate(lines) if f"[end:{section}]" in line]
-        if len(starts) != 1 or len(ends) != 1:
-            return []  # reported by section()
-        inside = lines[starts[0] + 1 : ends[0]]
-        return [line for line in inside if not SECTION_MARK.search(line)]
+        if section is not None or not file.is_file():
+            return []  # reported by include(), or by the build (docs/hooks/includes.py)
+        return file.read_text(encoding="utf-8").splitlines()
 
     def prose_line(self, page: Path, number: int, line: str, allowed: dict) -> None:
         whole = INCLUDE_LINE.fullmatch(line)
@@ -297,6 +293,8 @@ class Lint:
                     f"of that many of them ({key}): use its placeholder if it counts the same "
                     f"thing, or allow it with <!-- typed-number {token}: reason -->",
                 )
+        for power in open_powers(line):
+            self.report(page, number, f"an open power {power}: close it, {power}^ (pymdownx.caret)")
         for token in typed_numbers(line) + span_numbers(line):
             if token not in allowed:
                 self.report(
@@ -313,32 +311,11 @@ class Lint:
         self.used.add(path)
         if not path.startswith(INCLUDE_ROOTS) and not path.endswith(".md"):
             self.report(page, number, f"{path}: include from out/, excerpts/ or code/ only")
-        file = self.root / path
-        if not file.is_file():
-            self.report(page, number, f"{path}: no such file (run ./run_all.sh?)")
-            return
-        text = file.read_text(encoding="utf-8")
-        if not text.strip():
-            self.report(page, number, f"{path}: the included file is empty")
-        if section is None:
-            return
-        if re.fullmatch(r"[\d:,-]+", section):
+        if section is not None and re.fullmatch(r"[\d:,-]+", section):
             self.report(page, number, f"{target}: a line range drifts; cut by a named region")
-            return
-        self.section(page, number, path, section, text.splitlines())
-
-    def section(self, page: Path, number: int, path: str, name: str, lines: list[str]) -> None:
-        starts = [i for i, line in enumerate(lines) if f"[start:{name}]" in line]
-        ends = [i for i, line in enumerate(lines) if f"[end:{name}]" in line]
-        where = f"{path}:{name}"
-        if len(starts) != 1 or len(ends) != 1:
-            self.report(page, number, f"{where}: {len(starts)} start and {len(ends)} end markers")
-        elif ends[0] < starts[0]:
-            self.report(page, number, f"{where}: the end marker comes before the start")
-        else:
-            inside = [line for line in lines[starts[0] + 1 : ends[0]]]
-            if not any(line.strip() and not SECTION_MARK.search(line) for line in inside):
-                self.report(page, number, f"{where}: the region is empty")
+        elif section is not None:  # one way to quote a region: its excerpt, checked when cut
+            excerpt = Path("excerpts", path).with_suffix("") / f"{section}{Path(path).suffix}"
+            self.report(page, number, f"{target}: include the region's excerpt, {excerpt}")
 
     # --- "Not verified" notes and chapter 15's list ----------------------------------------
 
@@ -502,23 +479,16 @@ class Lint:
             )
 
 
-def excluded_patterns(config: Path) -> list[re.Pattern]:
-    """mkdocs.yml's exclude_docs, as regular expressions over '/path/of/page.md'."""
+def excluded(config: Path) -> pathspec.GitIgnoreSpec:
+    """mkdocs.yml's exclude_docs, read as mkdocs reads it (gitignore patterns, pathspec)."""
 
-    class Loader(yaml.SafeLoader):
+    class Loader(yaml.SafeLoader):  # mkdocs.yml's tags (!relative) are not needed here
         pass
 
     Loader.add_multi_constructor("!", lambda loader, suffix, node: None)
-    if not config.exists():
-        return []
-    spec = (yaml.load(config.read_text(encoding="utf-8"), Loader) or {}).get("exclude_docs", "")
-    patterns = []
-    for line in spec.splitlines():
-        line = line.strip()
-        if line and not line.startswith("#"):
-            body = re.escape(line.rstrip("/")).replace(r"\*", "[^/]*")
-            patterns.append(re.compile(("^" if line.startswith("/") else "") + body + "(/|$)"))
-    return patterns
+    text = config.read_text(encoding="utf-8") if config.exists() else ""
+    spec = (yaml.load(text, Loader) or {}).get("exclude_docs", "")
+    return pathspec.GitIgnoreSpec.from_lines(spec.splitlines())
 
 
 class XrefTarget(NamedTuple):
@@ -638,6 +608,13 @@ def word_counts(line: str, counts: dict) -> list[tuple[str, str, str]]:
         if keys:
             found.append((match.group(0), match.group(1).lower(), " or ".join(keys)))
     return found
+
+
+def open_powers(line: str) -> list[str]:
+    """The carets of a line of prose that no closing caret pairs with."""
+    for pattern in NOT_PROSE:
+        line = pattern.sub(lambda m: "N" if m.group(0).startswith("{{") else " ", line)
+    return OPEN_POWER.findall(CLOSED_POWER.sub("", line))
 
 
 def typed_numbers(line: str) -> list[str]:

@@ -11,29 +11,27 @@ Errors (both modes): a start without its end or an end without its start, a name
 in one file, an empty region, a marker comment that does not parse.
 Without --check, excerpts/ is made to match the regions exactly (files of regions that no longer
 exist are removed). Each file is written whole under a temporary name in its folder and renamed
-(files.write_atomic), and the files of regions that are gone are removed only after every
+(book/files.py: write_atomic), and the files of regions that are gone are removed only after every
 new one is in place; so an interrupted or failed run leaves each excerpt old or new, never cut,
 and no temporary file. SIGTERM stops it like SIGINT (exit 128 + the signal); a temporary file
 that a killed run (SIGKILL) left behind, `.NAME.*.part`, is removed by the next run.
 With --check nothing is written, and it also fails when an excerpt on disk
-differs from its region (stale), is missing or has no region, or when no page under docs/
-includes it and scripts/unused_outputs.txt does not list it with a reason.
+differs from its region (stale), is missing or has no region. (That some page includes each
+excerpt, scripts/lint_docs.py checks, with every other output.)
 """
 
 import argparse
 import re
-import signal
 import sys
 import textwrap
 from pathlib import Path
 
-from book.files import REGION_DIRS, ROOT, allowed_unused, page_includes, read_unused, write_atomic
+from book.files import LEFTOVER, REGION_DIRS, ROOT, remove_leftovers, stop_on_sigterm, write_atomic
 
 MARKER = re.compile(r"\s*(?:#|//)\s*--8<-- \[(start|end):([a-z][-_0-9a-z]*)\]\s*")
 MARKER_LIKE = re.compile(r"\s*(?:#|//)\s*-+8<-+")  # a comment that means to be a marker
 SUFFIXES = (".py", ".c", ".h", ".sh")
 LONG_REGION = 60  # lines; style.md: a listing fits on one screen
-LEFTOVER = re.compile(r"\..+\..+\.part")  # files.write_atomic's temporary names
 
 
 def source_files(root: Path) -> list[Path]:
@@ -111,12 +109,6 @@ def on_disk(out: Path) -> set[Path]:
     }
 
 
-def remove_leftovers(out: Path) -> None:
-    for path in sorted(out.rglob(".*.part")) if out.is_dir() else []:
-        if path.is_file() and is_leftover(path):
-            path.unlink()
-
-
 def write(out: Path, excerpts: dict[Path, str]) -> None:
     """Make out/ hold exactly the excerpts: the new and changed files first, each whole (written
     to a temporary name and renamed), then the removals, so that no moment of the run has a
@@ -133,17 +125,7 @@ def write(out: Path, excerpts: dict[Path, str]) -> None:
             folder.rmdir()
 
 
-def stop_on_sigterm() -> None:
-    """SIGTERM stops the run as SIGINT does: the exception unwinds through write_atomic, which
-    removes its temporary file, and the exit status says which signal it was."""
-
-    def stop(number, frame):
-        raise SystemExit(128 + number)
-
-    signal.signal(signal.SIGTERM, stop)
-
-
-def check(root: Path, out: Path, excerpts: dict[Path, str], problems: list[str]) -> None:
+def check(out: Path, excerpts: dict[Path, str], problems: list[str]) -> None:
     present = on_disk(out)
     for path in sorted(out.rglob(".*.part")) if out.is_dir() else []:
         if is_leftover(path):
@@ -159,12 +141,6 @@ def check(root: Path, out: Path, excerpts: dict[Path, str], problems: list[str])
             problems.append(f"excerpts/{relative}: missing (run scripts/make_excerpts.py)")
         elif target.read_text(encoding="utf-8") != text:
             problems.append(f"excerpts/{relative}: stale, differs from its region")
-    used = {path for _, _, path, _ in page_includes(root / "docs")}
-    allowed = read_unused(root / "scripts" / "unused_outputs.txt")
-    for relative in sorted(excerpts):
-        name = f"excerpts/{relative}"
-        if name not in used and not allowed_unused(name, allowed):
-            problems.append(f"{name}: no page includes it (or list it in unused_outputs.txt)")
 
 
 def main(argv=None) -> int:
@@ -179,7 +155,7 @@ def main(argv=None) -> int:
     problems: list[str] = []
     excerpts = all_excerpts(root, problems)
     if args.check:
-        check(root, out, excerpts, problems)
+        check(out, excerpts, problems)
     elif not problems:
         write(out, excerpts)
     for problem in problems:

@@ -20,8 +20,8 @@ counts.
 Prints one row per group, the count right-aligned with thousands separators, the pipeline's
 layers below it, the total, then the z3 claims and the planted bugs. Exits 1 when a group, the
 claims or the mutants are missing (with --allow-missing, for quick runs, it only warns), when a
-claim is not as expected, when a mutant survived, when a line names an unknown group, or when
-the total is not the sum of the rows. With --json it prints the same figures as one JSON object.
+claim is not as expected, when a mutant survived, or when a line names an unknown group. With
+--json it prints the same figures as one JSON object.
 
 The numbers the book quotes from the test run are stated here, with book/protocol.state (under
 BOOK_NUMBERS=1, as the build runs it, they are printed as `@@ number` lines, which the build
@@ -137,10 +137,7 @@ def summarise(options) -> dict:
         missing.append(f"MUTANTS line ({options.mutants})")
     elif mutants[1] != mutants[0]:
         problems.append(f"{mutants[0] - mutants[1]} of {mutants[0]} planted bugs survived")
-    total = sum(groups.values())
-    # the rows must add up: each group's row is the sum of its layers, the total that of the rows
-    if total != sum(n for by_layer in layers.values() for n in by_layer.values()):
-        problems.append("the total is not the sum of the rows")
+    total = sum(groups.values())  # each row is the sum of its layers, so this is every count
     return {
         "files": [str(path) for path in files],
         "groups": groups,

@@ -3,7 +3,7 @@ on one planted fault. Everything happens in temporary folders, never in the real
 
 The checks are the scripts of scripts/ (save_output, make_excerpts --check, lint_docs,
 check_stale's comparisons, the mkdocs hook under `mkdocs build --strict`, check_html and
-check_browser); they run here as the book build runs them, in a child process.
+the browser tests of tests/browser/); they run here as the book build runs them, in a child process.
 """
 
 import html
@@ -121,15 +121,16 @@ LINT_FAULTS = [  # (what, text to replace in the page, replacement, expected in 
     ("typed decimal", "{{ n.lines }} lines", "0.96 lines", "the number 0.96 is typed"),
     ("unmarked literal", "<!-- literal: a command the reader types -->\n", "", "not an include"),
     ("include in a sentence", "The program", 'See --8<-- "out/short/demo.txt". The', "sentence"),
-    ("missing file", "out/short/demo.txt", "out/short/gone.txt", "no such file"),
     ("line range", "excerpts/uopc/mod/double.py", "uopc/mod.py:1:3", "line range"),
-    ("missing section", "excerpts/uopc/mod/double.py", "uopc/mod.py:triple", "0 start"),
+    ("a section", "excerpts/uopc/mod/double.py", "uopc/mod.py:double", "excerpts/uopc/mod/dou"),
     ("no title", 'python title="uopc/mod.py: double"', "python", 'needs title="..."'),
     ("value in a code span", "{{ n.lines }} lines", "`16777220.0` lines", "16777220.0 is typed"),
     ("list in a code span", "{{ n.lines }} lines", "`[10.0, 40.0]` lines", "10.0 is typed"),
     ("no caption", "<figcaption>What the figure says.</figcaption>", "", "without a <figcaption>"),
     ("empty caption", "What the figure says.", " ", "without a <figcaption>"),
     ("no <figure>", '<figure markdown="span">', "", "without a <figcaption>"),
+    ("open power", "{{ n.lines }} lines", "2^31 lines", "an open power 2^31"),
+    ("open power of a bracket", "{{ n.lines }} lines", "(-1)^1 lines", "an open power (-1)^1"),
 ]
 
 
@@ -219,19 +220,17 @@ def test_lint_leaves_code_in_a_code_span_alone(book, span):
     assert done.returncode == 0, done.stdout
 
 
-def test_lint_catches_an_empty_include_and_an_unused_output(book):
-    (book / "out" / "short" / "demo.txt").write_text("")
+@pytest.mark.parametrize("power", ["2^31^", "2^{{ n.lines }}^", "(-1)^1^", "`x ^ y`"])
+def test_lint_allows_a_closed_power_and_a_caret_in_code(book, power):
+    plant(book / "docs" / "short" / "one.md", "{{ n.lines }} lines", f"{power} lines")
+    done = lint(book)
+    assert done.returncode == 0, done.stdout
+
+
+def test_lint_catches_an_unused_output(book):
     write(book / "out" / "short" / "other.txt", "nobody shows this\n")
     done = lint(book)
-    assert "the included file is empty" in done.stdout, done.stdout
     assert "out/short/other.txt: no page uses it" in done.stdout, done.stdout
-
-
-def test_lint_catches_an_unbalanced_section(book):
-    write(book / "code" / "prog.py", "# --8<-- [start:part]\nx = 1\n")
-    plant(book / "docs" / "short" / "one.md", "excerpts/uopc/mod/double.py", "code/prog.py:part")
-    done = lint(book)
-    assert "1 start and 0 end markers" in done.stdout, done.stdout
 
 
 NOT_VERIFIED_LIST = """\
@@ -364,12 +363,12 @@ def test_excerpts_check_catches_bad_markers(book, old, new, expected):
     assert done.returncode == 1 and expected in done.stderr, done.stderr
 
 
-def test_excerpts_check_catches_an_excerpt_no_page_uses(book):
+def test_lint_catches_an_excerpt_no_page_uses(book):
     half = "# --8<-- [start:half]\ndef half(x):\n    return x // 2\n# --8<-- [end:half]"
     plant(book / "uopc" / "mod.py", "# --8<-- [end:double]", f"# --8<-- [end:double]\n\n{half}")
     assert run(SCRIPTS / "make_excerpts.py", "--root", book).returncode == 0
-    done = excerpts_check(book)
-    assert done.returncode == 1 and "excerpts/uopc/mod/half.py: no page" in done.stderr
+    done = lint(book)
+    assert done.returncode == 1 and "excerpts/uopc/mod/half.py: no page" in done.stdout
 
 
 # ---------------------------------------------------------------------------------------------
@@ -600,7 +599,7 @@ def site_project(book: Path) -> Path:
 
 def build(book: Path) -> subprocess.CompletedProcess:
     """mkdocs build of the small book, without printing its PDF (docs/hooks/onepage.py): the
-    printed PDF is checked on the real book, by scripts/check_browser.py in .ci/run."""
+    printed PDF is checked on the real book, by tests/browser/ in .ci/run."""
     env = {**os.environ, "UOPC_NO_PDF": "1"}
     command = [sys.executable, "-m", "mkdocs", "build", "-f", str(book / "mkdocs.yml")]
     return subprocess.run(command, cwd=book, capture_output=True, text=True, timeout=600, env=env)
@@ -923,68 +922,89 @@ WIDE_SVG = (
 
 
 # ---------------------------------------------------------------------------------------------
-# The browser check: one small book built once, then two runs of the checker, one browser each:
-# the clean site passes, and a copy with one planted fault per check fails each of those checks
+# The browser tests (tests/browser/): one small book built once, then two runs of them in a child
+# process, one browser each: the clean site passes, and a copy with one planted fault per test
+# fails each of those tests, by name
 # ---------------------------------------------------------------------------------------------
 
-# the small book has no appendix F and no printed PDF (build() leaves it out): said, not passed
-BROWSER_SKIP = ("--skip", "glossary", "--skip", "printed")
-# the checks a planted fault cannot reach, left out of the run on the faulty copy (the clean
-# run has them all): search and the copy button wait for the page, and would only pass again
-FAULT_RUN_SKIP = (*BROWSER_SKIP, "--skip", "search", "--skip", "copy", "--skip", "palette")
+# the small book has no appendix F, no appendix B, no content tabs and no printed PDF (build()
+# leaves it out); its screenshots would only be looked at on the real book
+CLEAN_RUN = "not glossary and not appendix_b and not tabs and not pdf and not screenshots"
+# on the faulty copy, only the tests a planted fault reaches (the clean run has run the rest)
+FAULT_RUN = "host or powers or 404_links or opens_whole or listing_title_links or holds_every"
 
 
 @pytest.fixture(scope="module")
 def browser_book(tmp_path_factory) -> Path:
-    """The small book with two powers in its prose, built once for the browser checks of this
+    """The small book with two powers in its prose, built once for the browser tests of this
     module (each copies what it changes). Its figure, graph.svg, is captioned and narrow; the
-    figures a phone cannot read have a test of their own (a figure too wide, below)."""
+    figures a phone cannot read are planted in the faulty copy (a figure too wide, below)."""
     if shutil.which("chromium") is None:
         pytest.skip("no chromium (scripts/setup.sh)")
     book = site_project(make_book(tmp_path_factory.mktemp("browser")))
     page = book / "docs" / "short" / "one.md"
-    plant(page, "## The output", "It doubles 2^3 times, then 2^5^ times.\n\n## The output")
+    plant(page, "## The output", "It doubles 2^3^ times, then 2^5^ times.\n\n## The output")
     done = build(book)
     assert done.returncode == 0, done.stderr
     return book
 
 
-def check_browser(site: Path, shots: Path, *skip: str) -> subprocess.CompletedProcess:
-    return run(SCRIPTS / "check_browser.py", site, "--shots", shots, *skip)
+def browser_tests(site: Path, shots: Path, chosen: str) -> tuple[str, dict[str, str]]:
+    """Runs tests/browser on the site (those whose names match `chosen`, pytest's -k): its
+    report, and {failed test id: its message}."""
+    done = run("-m", "pytest", REPO / "tests" / "browser", "--site", site, "--shots", shots,
+               "-k", chosen, "-p", "no:cacheprovider", "-vv", "--tb=no", "-rfE")  # fmt: skip
+    failed: dict[str, str] = {}
+    for test, said in re.findall(r"^(?:FAILED|ERROR) tests/browser/(\S+)(?: - (.*))?$",
+                                 done.stdout, re.M):  # fmt: skip
+        failed.setdefault(test, said)  # -rfE: a test's failure first, then its teardown's error
+    return done.stdout + done.stderr, failed
 
 
 @pytest.mark.slow
-def test_browser_check_passes_on_the_small_book(browser_book, tmp_path):
+def test_browser_tests_pass_on_the_small_book(browser_book, tmp_path):
     html = (browser_book / "site" / "short" / "one.html").read_text(encoding="utf-8")
-    assert "2<sup>3</sup>" in html and "2<sup>5</sup>" in html  # the hook closed the first
-    done = check_browser(browser_book / "site", tmp_path / "shots", *BROWSER_SKIP)
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert "5 skipped (--skip)" in done.stdout, done.stdout
+    assert "2<sup>3</sup>" in html and "2<sup>5</sup>" in html  # pymdownx.caret
+    report, failed = browser_tests(browser_book / "site", tmp_path / "shots", CLEAN_RUN)
+    assert not failed and re.search(r"= \d+ passed, \d+ deselected in ", report), report
     assert (tmp_path / "shots" / "step-dark.png").exists()
 
 
-BROWSER_FAULTS = [  # (file of the site, text, its replacement): one fault for each check below
+BROWSER_FAULTS = [  # (file of the site, text, its replacement): one fault for each test below
     ("short/one.html", "</head>", '<script src="https://cdn.example.com/x.js"></script></head>'),
     ("short/one.html", "</article>", "<p>then 2^4 again</p></article>"),
     ("404.html", "</head>", '<link rel="stylesheet" href="/assets/gone.css"></head>'),
     ("short/one.html", 'class="glightbox"', 'class="not-a-lightbox"'),  # graph.svg
     ("short/one.html", "mod.py.html#L2", "mod.py.html#L4"),  # a title links to the wrong line
 ]
-BROWSER_FAILURES = [  # what the run on the faulty copy must say, in the order of the faults
-    "FAIL no request to another host",
-    "to 1 URLs https://cdn.example.com/x.js",
-    "FAIL powers are superscripts: short/one.html: 2^4",
-    "FAIL 404.html is styled from file://: 1 links from the server's root",
-    "graph.svg on short/one.html at 1280 px: not in a link that opens it",
-    "'uopc/mod.py: double': line L4 is not the listing's first",
-    "FAIL the one-page edition loads with its contents: pages missing ['short-one']",
-]
+BROWSER_FAILURES = {  # each test the faulty copy must fail, and a word of what it must say
+    "test_browser_pages.py::test_no_page_requests_another_host[1280-http]": "cdn.example.com/x.js",
+    "test_browser_pages.py::test_no_page_requests_another_host[390-file]": "cdn.example.com/x.js",
+    "test_browser_pages.py::test_powers_are_superscripts": "short/one.html: 2^4",
+    "test_browser_404.py::test_404_links_nothing_from_the_server_s_root": "/assets/gone.css",
+    "test_browser_figures.py::test_a_figure_opens_whole_with_its_caption[graph.svg-1280]":
+        "not in a link that opens it",
+    "test_browser_figures.py::test_a_figure_opens_whole_with_its_caption[graph.svg-390]":
+        "not in a link that opens it",
+    "test_browser_source.py::test_each_listing_title_links_to_its_first_line":
+        "mod.py.html#L4 is not the listing's first line",
+    "test_browser_onepage.py::test_the_one_page_edition_holds_every_page_once_in_order":
+        "short-one",
+    # a figure drawn 800 units wide, fitted to a phone: its 12-unit text comes out near 6 px
+    "test_browser_figures.py::test_a_figure_opens_whole_with_its_caption[wide.svg-390]":
+        "its smallest text is ",
+    "test_browser_figures.py::test_a_figure_opens_whole_with_its_caption[wide.svg-1280]":
+        "the lightbox shows no caption",
+    # without the site's style, GLightbox fits a tall figure to the window's height too
+    "test_browser_figures.py::test_a_figure_opens_whole_with_its_caption[tall.svg-1280]":
+        "of 400 px wide",
+}  # fmt: skip
 
 
 @pytest.mark.slow
-def test_browser_check_catches_each_planted_fault(browser_book, tmp_path):
-    """One fault per check, all in one copy of the site and one run: each check fails on its
-    own fault, by name. Besides BROWSER_FAULTS, the one-page edition loses a page, a figure too
+def test_browser_tests_catch_each_planted_fault(browser_book, tmp_path):
+    """One fault per test, all in one copy of the site and one run: each test fails on its own
+    fault, by name. Besides BROWSER_FAULTS, the one-page edition loses a page, a figure too
     wide for a phone comes without its caption in the lightbox, and a tall one loses the
     site's style for opened figures."""
     site = Path(shutil.copytree(browser_book / "site", tmp_path / "site"))
@@ -997,17 +1017,10 @@ def test_browser_check_catches_each_planted_fault(browser_book, tmp_path):
     end = text.index("</section>", start) + len("</section>")
     (site / "book.html").write_text(text[:start] + text[end:], encoding="utf-8")
     (site / "stylesheets" / "generated.css").write_text("", encoding="utf-8")
-    done = check_browser(site, tmp_path / "shots", *FAULT_RUN_SKIP)
-    assert done.returncode == 1, done.stdout + done.stderr
-    for expected in BROWSER_FAILURES:
-        assert expected in done.stdout, f"{expected!r} not in:\n{done.stdout}"
-    assert (tmp_path / "shots" / "404-390-dark.png").exists(), done.stdout
-    # a figure drawn 800 units wide, fitted to a phone: its 12-unit text comes out near 6 px
-    assert re.search(r"wide.svg on short/one.html at 390 px: its smallest text is \d\.\d px",
-                     done.stdout), done.stdout  # fmt: skip
-    assert "wide.svg on short/one.html at 1280 px: caption None in the lightbox" in done.stdout
-    # without the site's style, GLightbox fits a tall figure to the window's height too
-    assert re.search(r"tall.svg on short/one.html at 1280 px: shown \d+ of 400 px", done.stdout)
+    report, failed = browser_tests(site, tmp_path / "shots", FAULT_RUN)
+    for test, said in BROWSER_FAILURES.items():
+        assert test in failed, f"{test} did not fail:\n{report}"
+        assert said in (failed[test] or ""), f"{test} said {failed[test]!r}"
 
 
 def add_figure(site: Path, name: str, svg: str, caption_in_lightbox: bool = True) -> None:

@@ -34,12 +34,13 @@ BLOCKS = {
     "number_facts": [
         "wrap", "bits", "rounding", "specials", "division", "casts", "casts-hardware",
     ],
-    "contract_edges": ["edges"],
+    "contract_edges": ["edges", "exp2-log2"],
     "errors": ["bad-graphs", "bad-texts", "bad-memory", "chain-times", "chain"],
     "matcher": ["patterns", "rule-counts", "compiled-neg"],
     "upat_fields": ["upat-fields"],
     "fold": ["fold-relu", "partial-evaluation"],
     "order": ["order", "smallest", "each-way"],
+    "egraph": ["egraph"],
     "fast_math": ["first", "shrunk"],
     "runtime_steps": ["steps", "cache", "failures"],
 }  # fmt: skip

@@ -1,6 +1,6 @@
 """The glossary hook (docs/hooks/glossary.py): appendix F read as entries, and the build refused
 on an entry out of order, without its id or its second paragraph, or on a form two terms claim.
-The tooltips themselves are checked in Chromium by scripts/check_browser.py."""
+The tooltips themselves are checked in Chromium by tests/browser/."""
 
 import importlib.util
 from pathlib import Path
@@ -27,6 +27,14 @@ def test_the_page_has_every_term_with_a_definition():
     assert titles["wraparound"] == titles["wrap-around"] == titles["wrap"]
     assert titles["hash-consing"] == titles["Hash consing"] == titles["hash consing"]
     assert "node" not in titles  # .unmarked
+
+
+@pytest.mark.parametrize(
+    "markdown, shown",
+    [("modulo 2^32^ back", "modulo 2^32 back"), ("*the* `x` [wrap](a.md)", "the x wrap")],
+)
+def test_a_definition_reads_plain_in_its_title(markdown, shown):
+    assert glossary.plain(markdown) == shown  # a closed power as it is typed, not 2^32^
 
 
 @pytest.mark.parametrize(

@@ -32,7 +32,7 @@ An entry of the page is:
 The marked forms of a term are the term, its "Also written" spellings and its data-forms,
 each also with a capital first letter. The build stops, naming the entry, when an entry lacks
 its id, its definition or the paragraph after it, when the entries are not in alphabetical
-order, or when two terms claim one form. scripts/check_browser.py checks the tooltips in
+order, or when two terms claim one form. tests/browser/ checks the tooltips in
 Chromium; tests/test_glossary.py checks this parser.
 """
 
@@ -50,6 +50,7 @@ FORMS = re.compile(r'data-forms="([^"]*)"')
 ALSO = re.compile(r"Also written (.+?)\.\s*$")
 EMPHASIS = re.compile(r"\*([^*]+)\*")
 LINK = re.compile(r"\[([^\]]+)\]\([^)]*\)")
+POWER = re.compile(r"\^([^\s^]+)\^")  # 2^32^, raised on the page; 2^32 in a plain title
 MARK = re.compile(r'<abbr title="(?P<title>[^"]*)">(?P<text>.*?)</abbr>', re.S)
 TAG = re.compile(r"<(/?)(a|h[1-6]|pre|code)\b[^>]*>", re.I)
 NO_MARK = ("a", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "code")  # inside these: plain text
@@ -59,7 +60,7 @@ FORM_IDS: dict[str, str] = {}  # each marked form -> the id of its term's entry
 def plain(markdown: str) -> str:
     """The text a reader sees of one paragraph: links, code marks and emphasis dropped."""
     text = LINK.sub(r"\1", " ".join(markdown.split()))
-    return EMPHASIS.sub(r"\1", text.replace("`", ""))
+    return POWER.sub(r"^\1", EMPHASIS.sub(r"\1", text.replace("`", "")))
 
 
 def sort_key(term: str) -> str:

@@ -1,5 +1,9 @@
 """mkdocs hook: every figure opens in the lightbox, with its caption under it.
 
+Why a hook: mkdocs-glightbox (0.5, maintained, used here) does the opening, but skips an image
+that already stands in a link, and takes a slide's words only from the image's own attributes
+(`data-description`, or the alt text with auto_caption), never from its <figure>'s caption.
+
 mkdocs-glightbox wraps every image of a page in a link that opens it full size in a lightbox,
 but leaves alone an image that is already inside a link: a page that writes
 `[![alt](../figures/bump.svg)](../figures/bump.svg)` would open that figure as a bare file
@@ -9,7 +13,7 @@ shows it at its own size, or fitted to a phone's width).
 
 The lightbox shows only the image, so the figure's caption is copied into the link that opens
 it, as GLightbox's description (`data-description`, shown under the opened figure). Every
-figure has a caption (scripts/lint_docs.py); scripts/check_browser.py opens every figure and
+figure has a caption (scripts/lint_docs.py); tests/browser/ opens every figure and
 reads the caption in the lightbox.
 """
 

@@ -34,7 +34,7 @@ from mkdocs.structure.files import File
 
 PLACEHOLDER = re.compile(r"\{\{\s*n\.([A-Za-z0-9_]+)\s*(?::([^}]*?))?\s*\}\}")
 LEFTOVER = re.compile(r"\{\{\s*n\.")
-FENCE = re.compile(r"^\s*(`{3,}|~{3,})")  # as docs/hooks/powers.py reads fences
+FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 CODE_SPAN = re.compile(r"(`+).+?\1")
 # In the prose, the characters that may start markup anywhere in a line, as character references:
 # Markdown (\ ` * _ [ ] < > &), attr_list and the placeholders ({ }), tables (|), pymdownx.caret

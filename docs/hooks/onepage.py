@@ -24,7 +24,7 @@ every element of the content, which forced a layout per block and kept this page
 styles, the lightbox still working on its figures.
 
 `mkdocs build` then prints the page to a PDF with headless Chromium (Debian's `chromium`,
-driven by Playwright, as scripts/check_browser.py does), every collapsed answer opened and
+driven by Playwright, as tests/browser/ does), every collapsed answer opened and
 the outline made from the headings: PDF in the site's root. `mkdocs serve`, or
 UOPC_NO_PDF=1, leaves an empty file in its place. scripts/book_pdf.py builds the site once and
 states the PDF's page count, for the front page.

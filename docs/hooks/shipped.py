@@ -18,7 +18,7 @@ only to docs/). What this hook leaves out, and why:
   between them is set to always take search_index.js, and search_index.json is removed. The
   build stops if that line is not found exactly once (a new Material would have changed it).
 
-scripts/check_html.py checks that no sitemap is left; scripts/check_browser.py checks that one
+scripts/check_html.py checks that no sitemap is left; tests/browser/ checks that one
 form of the index is shipped and that search works from file:// and over http.
 """
 

@@ -16,7 +16,7 @@ that page at any depth. Opened from file://, such a link points at the root of t
 - Material's settings in the page name the site's root as `/` and the search worker from there,
   and it keeps the reader's palette under `/`; all three are taken from the page's base instead,
   so that search and the palette work both ways.
-The page also links to the front page. scripts/check_browser.py opens it from file:// and at a
+The page also links to the front page. tests/browser/ opens it from file:// and at a
 deep path over http, and counts failed requests and console errors.
 """
 
