@@ -64,7 +64,13 @@ def read_record(record: Path, root: Path) -> list[str]:
     if not record.exists():
         return []
     entries = set(record.read_text(encoding="utf-8").split()) - NOT_SOURCES
-    return sorted(entry for entry in entries if (root / entry).exists())
+    return sorted(entry for entry in entries if still_there(root / entry, entry.endswith("/")))
+
+
+def still_there(path: Path, scanned: bool) -> bool:
+    """A file that exists, or a folder that was scanned (a folder merely opened, as pytest
+    opens its root, is no source)."""
+    return path.is_dir() if scanned else path.is_file()
 
 
 def used_hash(entries: list[str], root: Path) -> str:

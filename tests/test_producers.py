@@ -179,8 +179,9 @@ def test_a_run_record_read_by_a_program_is_no_source_of_it(tmp_path):
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text("{}\n")
     record = tmp_path / "record.txt"
-    record.write_text("a.py\nout/tests/mutant_hints.json\nout/used.json\ngone.py\n")
-    assert used.read_record(record, tmp_path) == ["a.py"]
+    entries = ("a.py", "out/tests/mutant_hints.json", "out/used.json", "gone.py", "out", "out/")
+    record.write_text("".join(f"{entry}\n" for entry in entries))
+    assert used.read_record(record, tmp_path) == ["a.py", "out/"]  # "out": opened, not scanned
 
 
 def test_a_timed_program_is_recorded_by_its_imports_without_an_audit_hook(tmp_path):
