@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The main job: install what is missing, then make the book's outputs: run every program of
-# scripts/producers.py whose sources changed since its saved output, draw the figures, cut the
+# book/producers.py whose sources changed since its saved output, draw the figures, cut the
 # listings into excerpts/ and merge the numbers into out/numbers.json. Then `mkdocs build`
 # makes the site from docs/ (see README.md).
 #

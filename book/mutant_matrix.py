@@ -6,7 +6,7 @@ the list of the planted bugs caught.
                                   [--fresh] [--cells DIR] [--no-skip] [--hints FILE]
                                   [--plain] [--prefix NAME]
 
-Every mutant of `tests/mutants.py` is applied to a private copy of `uopc` (never the working
+Every mutant of `book/mutants.py` is applied to a private copy of `uopc` (never the working
 tree), and one fresh Python process per mutant imports the copy (cwd = the temporary directory,
 PYTHONPATH = the copy first) and calls the layer functions one after the other, catching each
 layer's failure: a layer *catches* the mutant when it raises (a failed check or any error,
@@ -16,7 +16,7 @@ cache, which is keyed by the C source: only mutants that change the C produce ne
 Columns: the book's twelve layers A to L, then three beyond the book: M semantics (the value
 contract against NumPy and against the C reference), S sanitize (the generated C under UBSan
 and ASan) and P other tests (every other test file of the package, by pytest -x on the copy,
-less the tests of the book's production, scripts/producers.py's BOOK_TESTS), so that the matrix
+less the tests of the book's production, book/producers.py's BOOK_TESTS), so that the matrix
 shows which bugs a test outside the layers also catches; `--book-layers` prints A to L only.
 `n` counts the marks of a row, and "caught by exactly one layer" counts over the columns
 printed (a line after it gives the figure for A to L alone).
@@ -39,7 +39,7 @@ end. Hints only order P's tests; no verdict depends on them.
 
 A cell that cannot catch its bug is not run. The unmutated copy runs first, each column in a
 process of its own, with a probe before every statement that holds a line some mutant's edit
-may be reached from (tests/coverage_lines.py says which: the edited lines, the nearest code on
+may be reached from (book/coverage_lines.py says which: the edited lines, the nearest code on
 each side, a function's first statement for an edit at its start). A column's tests are seeded
 and the child's hash seed is fixed, so on the mutated copy the column does exactly what it did
 on the unmutated one until it reaches the edit; if none of those lines ran, it never reaches
@@ -817,7 +817,7 @@ def ran_lines(data) -> dict | None:
 
 def watch_lines(mutant, text: str | None) -> set[int] | None:
     """The lines of the unmutated file whose run means the mutant's edit may be reached (see
-    tests/coverage_lines.py), or None when the mutant is never skipped: the control (it shows
+    book/coverage_lines.py), or None when the mutant is never skipped: the control (it shows
     that the harness tells a survivor, so it always runs), a file that is not Python or whose
     path depends on state outside the run, an edit reached by every run, or a target that is
     not there once (the run says what is wrong with it)."""

@@ -14,7 +14,7 @@ Verdicts:
   caught    the suite failed; the first failing test is named. pytest runs with `-x` over the
             test files in a fixed order: the unit layer, the pipeline layers, the memory layer
             (the book's layers, in the book's order), then every other test file of the
-            package by name (the tests of the book's production, scripts/producers.py's
+            package by name (the tests of the book's production, book/producers.py's
             BOOK_TESTS, only with `--all-files`).
   survived  the whole suite passed: a hole in the suite (or an equivalent mutant).
   ERROR     neither: the original text does not occur exactly once (a target that moved
@@ -445,8 +445,12 @@ def child_env(copy_root: Path, full: bool, extra: dict | None = None) -> dict:
     env = dict(os.environ)
     env.pop("UOPC_COUNTS", None)  # a planted-bug run must not add to the suite's counts
     # the copy first, always: then tests/ (the layers a child imports by name) and, last, this
-    # checkout for `book` (its uopc/ comes after the copy's, so it is never imported)
-    env["PYTHONPATH"] = os.pathsep.join([str(copy_root), str(TESTS), str(REPO)])
+    # checkout for `book` (its uopc/ comes after the copy's, so it is never imported); while the
+    # build records what a program uses, its recorder after all (book/used.py)
+    from book.used import keep_recording
+
+    path = keep_recording([str(copy_root), str(TESTS), str(REPO)])
+    env["PYTHONPATH"] = os.pathsep.join(path)
     env["UOPC_TESTED_COPY"] = str(copy_root / "uopc")  # on purpose: book/own_tree.py allows it
     env["UOPC_CACHE"] = shared_cache()
     env["UOPC_FULL"] = "1" if full else "0"

@@ -311,6 +311,14 @@ def all_producers(root: Path = ROOT) -> list[Producer]:
             always=True,
         )
     )
+    rows.append(
+        Producer(  # appendix C: what reruns after one change, from the records (book/used.py)
+            "book/reruns",
+            ("{py}", "scripts/reruns.py", "{out}"),
+            ("scripts/reruns.py",),
+            always=True,
+        )
+    )
     return rows
 
 
@@ -374,6 +382,7 @@ COMPANIONS = {"bench/bench.json": "bench/bench"}
 # many tests passed: adding a test must not make the book stale), and the tests of P that
 # failed first on each planted bug (which the matrix of a fresh clone tries first).
 RUN_RECORDS = (
+    "used.json",  # what each program used, and how long it ran (book/used.py)
     "tests/run_all_time.json",
     "tests/pytest.txt",
     "tests/pytest.json",

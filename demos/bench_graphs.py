@@ -2,7 +2,7 @@
 
 One generator (`gen_term`) draws library-neutral index expressions; each library builds its own
 graph from them through a small adapter (`Uopc` here, `Tinygrad` in bench_tinygrad.py). With the
-uopc adapter the expressions give exactly the graphs of `tests/common.gen_index_program`
+uopc adapter the expressions give exactly the graphs of `book/generators.gen_index_program`
 (checked by `same_as_common`). The reference value of every expression at every point of the
 domain is computed here with Python ints; the timed runs, the memory trace and the `graphs`
 block are here too.
@@ -99,7 +99,7 @@ def _grow(r, node, nodes, multipliers):
 
 
 def gen_term(r) -> Term:
-    """One index expression over i, j, k: the algorithm of `common.gen_index_program`, drawing
+    """One index expression over i, j, k: the algorithm of `generators.gen_index_program`, drawing
     the same random numbers in the same order, on expressions instead of uopc nodes."""
     params = [Term("PARAM", slot) for slot in range(len(RANGES))]
     nodes, multipliers = list(params), []
@@ -465,13 +465,13 @@ def count_nodes(lib, roots) -> dict:
 
 
 def same_as_common(expressions) -> None:
-    """The uopc adapter's graphs are exactly tests/common.gen_index_program's, seed by seed."""
+    """The uopc adapter's graphs are exactly book/generators.gen_index_program's, seed by seed."""
     uopc = Uopc()
     for seed, expression in enumerate(expressions):
         theirs = gen_index_program(random.Random(seed), ranges=RANGES)[0]
         if build(uopc, expression) is not theirs:
             raise SystemExit(
-                f"FAILED: seed {seed}: gen_term no longer draws what common.gen_index_program "
+                f"FAILED: seed {seed}: gen_term no longer draws what generators.gen_index_program "
                 "draws; update gen_term to match it"
             )
 

@@ -1,5 +1,5 @@
 """The numbers appendix D and the chapters quote from the benchmark, stated where they are
-measured (tests/counting.state): bench.py calls state_numbers with the data it saves in
+measured (book/protocol.state): bench.py calls state_numbers with the data it saves in
 out/bench/bench.json. Every time is cpu time (process time, with clang's own in the compile
 block); every text value is rounded as its sentence says ("about", 2 or 3 digits)."""
 

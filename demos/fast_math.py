@@ -9,7 +9,7 @@ the book's sizes, so the first counterexample it prints is the one the layer rec
 
 - block `first`: that program's seed, size, inputs and both values; and each fast rule added
   alone to the strict rules, to name the one that changes the value;
-- block `shrunk`: the program shrunk (`tests/shrink.py`) to the smallest that keeps the same
+- block `shrunk`: the program shrunk (`book/shrink.py`) to the smallest that keeps the same
   kind of difference (NaN before, a finite number after), printed whole in the text format,
   read back with `loads`, and simplified strictly and with fast math.
 

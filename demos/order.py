@@ -8,7 +8,7 @@ on a fixed sample of 74 inputs (the 8 corners of the ranges of i, j and k, and 6
 with a fixed seed); then the pairs are compared. One quoted block, `order`, after a marker line
 `@@ block NAME` that the book build strips. Every line is the same on every run.
 
-Then the differing programs are shrunk (`tests/shrink.py`) to the smallest programs that keep a
+Then the differing programs are shrunk (`book/shrink.py`) to the smallest programs that keep a
 difference: the smallest whose two results differ at all (block `smallest`), and the smallest on
 which each order gives the smaller graph (block `each-way`). Each is printed whole in the text
 format, taken back in with `loads` as a reader would, and simplified both ways again.

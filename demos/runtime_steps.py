@@ -28,7 +28,7 @@ import sys
 import tempfile
 import textwrap
 
-from book.generators import buffer, load, ptr_param, store  # noqa: E402  (tests/, on the path: _common)
+from book.generators import buffer, load, ptr_param, store  # noqa: E402  (after _common)
 from uopc import F32, I32, CallArg, Ops, ParamArg, Ptr, UOp, UOpError, runtime
 from uopc.interp import evaluate
 from uopc.render import render

@@ -4,7 +4,7 @@ PDF, and state its page count and size for the front page.
 
     python scripts/book_pdf.py
 
-./run_all.sh runs it after the figures, the listings and the numbers (scripts/producers.py),
+./run_all.sh runs it after the figures, the listings and the numbers (book/producers.py),
 since the site it prints is made from them. The PDF itself is not kept here: every
 `mkdocs build` prints its own into site/. Exits 1, naming what is wrong, when the build fails
 or the PDF has no page, no link into itself or no figure.

@@ -1,14 +1,16 @@
-"""The book's build: run every program of scripts/producers.py whose sources changed, then draw
+"""The book's build: run every program of book/producers.py whose sources changed, then draw
 the figures, cut the listings and merge the numbers. ./run_all.sh calls it after the set-up.
 
     python scripts/build_book.py [--quick [--with-mutants]] [--force] [--only NAME ...]
     python scripts/build_book.py --deterministic-into DIR
 
-- A program runs again only when the hash of the sources its row declares differs from the
-  hash saved with its output (the `# sources:` first line of a slow output, out/sources.json
-  for the others), or its output is missing; `--force` runs every one. A row marked `always`
-  (the summary, made from other outputs) runs every time; so do the figures, the listings and
-  the numbers, which take seconds.
+- A program runs again only when the hash of the files its last run used (its record in
+  out/used.json, book/used.py: every module it and its children imported, every file they
+  read) differs from the hash saved with its output (the `# sources:` first line of a slow
+  output, out/sources.json for the others), or its output is missing; a program with no
+  record yet is judged by the sources its row declares. `--force` runs every one. A row marked
+  `always` (the summary, made from other outputs) runs every time; so do the figures, the
+  listings and the numbers, which take seconds.
 - `--quick`: quick sizes; the sized outputs go to build/quick/out/, never to out/; the planted
   bugs are left out unless --with-mutants.
 - `--deterministic-into DIR`: only the outputs that must come out byte for byte the same, all
@@ -16,7 +18,8 @@ the figures, cut the listings and merge the numbers. ./run_all.sh calls it after
 - `--only NAME ...`: those rows (by name, "demos/order", or a part of it), forced, and then the
   figures, listings and numbers.
 - A row marked `from_site` (the book's PDF) prints the built site: it runs after the figures,
-  listings and numbers, in full runs only, and the numbers are merged again after it.
+  listings and numbers, in full runs only; then the `always` rows run again (the rerun table
+  reads its record too) and the numbers are merged again.
 Each program runs through scripts/save_output.py (fixed environment, blocks, numbers, atomic
 writes). A program that fails stops the build with its status. A whole full run (every row
 made, none reused) records its elapsed time in out/tests/run_all_time.json for appendix C;
@@ -32,6 +35,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from book import used
 from book.files import ROOT, stamp_problem, write_atomic
 from book.own_tree import require_own_uopc
 from book.producers import MANIFEST, PRODUCERS, Producer, sources_hash
@@ -67,13 +71,20 @@ class Build:
         return load_manifest(root).get(row.name)
 
     def hash_of(self, row: Producer) -> str:
+        """The hash of what the row depends on now: the files its last run used (its record in
+        used.json, book/used.py), or the sources it declares when it has no record yet."""
+        record = used.load(self.root_of(row)).get(row.name)
+        if record:
+            return used.used_hash(record["files"], self.repo)
         return sources_hash(row.name, self.repo, row.sources)
 
     def run(self, row: Producer) -> None:
         root = self.root_of(row)
         now = self.hash_of(row)  # before the run: a source edited meanwhile reruns it
         command = [self.python, str(ROOT / "scripts" / "save_output.py"), "--root", str(root)]
-        command += ["--cwd", str(self.repo / row.cwd), *(["--echo"] if row.echo else [])]
+        command += ["--cwd", str(self.repo / row.cwd), "--tree", str(self.repo)]
+        command += ["--echo"] if row.echo else []
+        command += ["--timed"] if row.timed else []  # no audit hook in what it measures
         command += [row.kind, row.name.split("/", 1)[1], "--"]
         command += row.argv(self.python, self.quick, root)
         say(f"{row.name}: {' '.join(row.argv('python', self.quick, root))}")
@@ -81,7 +92,8 @@ class Build:
         if status != 0:
             raise SystemExit(f"build_book: {row.name} failed (exit {status}); nothing saved")
         manifest = load_manifest(root)
-        manifest[row.name] = now
+        record = used.load(root).get(row.name)
+        manifest[row.name] = record["hash"] if record else now  # what the next build compares
         write_atomic(root / MANIFEST, json.dumps(dict(sorted(manifest.items())), indent=1) + "\n")
         self.ran.append(row.name)
 
@@ -173,6 +185,9 @@ def main(argv=None) -> int:
             if row.from_site:
                 build.step(row, force)
         if len(build.ran) > printed:  # its numbers join the others
+            for row in rows:  # made from saved outputs and records, the site's row's now too
+                if row.always:
+                    build.step(row, force=True)
             check([python, "scripts/make_numbers.py", "--out", str(out)])
     elapsed = round(time.time() - started)
     whole = not (options.quick or options.only or options.deterministic_into or build.reused)

@@ -11,12 +11,13 @@
    whole file too), and in a numbers file the keys make_numbers.MACHINE_KEYS names or whose
    meaning ends in `(this machine)`. A file that differs, is missing, or that no program makes
    any more fails.
-2. The outputs too slow to make again here (scripts/producers.py marks them slow: the test
+2. The outputs too slow to make again here (book/producers.py marks them slow: the test
    run's counts, the proofs, the planted bugs, the benchmark and the machine it ran on) are
-   checked by the `# sources:` line they start with: it must be the hash of the sources they
-   came from, as they are now (producers.py lists those sources). Their blocks and their
+   checked by the `# sources:` line they start with: it must be the hash of the files their
+   last run used, as they are now (out/used.json, book/used.py), or for an output with no
+   record, of the sources its row declares (book/producers.py). Their blocks and their
    numbers file belong to them and are not made again; bench.json carries the same hash.
-   The run records (book_common.RUN_RECORDS: the run's time, the test run's log) are copied
+   The run records (producers.RUN_RECORDS: the run's time, the test run's log) are copied
    for the programs that read them and never checked, and out/sources.json (the build's
    manifest of the sources each output was made from) is not compared.
 3. Every block of a saved output, out/KIND/STEM/NAME.txt, is text of its whole output
@@ -41,6 +42,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from book import used
 from book.files import ROOT, stamp_problem
 from book.producers import COMPANIONS, MANIFEST, RUN_RECORDS, SOURCES, source_files, sources_hash
 from book.protocol import MACHINE_MARK, NUMBERS_STAMP, is_machine_block, read_header
@@ -71,13 +73,16 @@ def check_hashes(out: Path, root: Path) -> list[str]:
         if not path.exists():
             problems.append(f"out/{key}.txt: missing (made by the full ./run_all.sh)")
             continue
-        saved, now = read_header(path), sources_hash(key, root)
+        record = used.load(out).get(key)  # what its last run used, else what its row declares
+        files = record["files"] if record else source_files(key, root)
+        now = used.used_hash(files, root) if record else sources_hash(key, root)
+        saved = read_header(path)
         if saved is None:
             problems.append(f"out/{key}.txt: no '# sources:' first line")
         elif saved != now:
             problems.append(
                 f"out/{key}.txt: made from other sources ({saved}, now {now}): "
-                f"rerun it (./run_all.sh); its sources: {' '.join(source_files(key, root))}"
+                f"rerun it (./run_all.sh); its sources: {' '.join(files)}"
             )
     for name, key in COMPANIONS.items():
         path = out / name
@@ -182,7 +187,7 @@ def block_problems(out: Path) -> list[str]:
     """Every block out/KIND/STEM/NAME.txt must be text of its whole output out/KIND/STEM.txt
     (blocks and whole are swapped in together; a block that is not there is a half-swapped
     set); and no temporary file or folder of an interrupted write (a hidden name: `.NAME.*.part`
-    of book_common.write_atomic, `.STEM.new` of save_output) may be left under out/."""
+    of files.write_atomic, `.STEM.new` of save_output) may be left under out/."""
     problems = []
     if not out.is_dir():
         return problems
@@ -298,7 +303,8 @@ def main(argv=None) -> int:
     into = args.keep or Path(tempfile.mkdtemp(prefix="check-stale-"))
     try:
         regenerate(root, into)
-        skip = set(hashed_outputs(root / "out")) | {Path(MANIFEST)}  # not compared
+        # not compared: the hashed outputs, the manifest, the run records (present or not)
+        skip = {*hashed_outputs(root / "out"), Path(MANIFEST), *map(Path, RUN_RECORDS)}
         problems = compare("out", root / "out", into, skip | {Path("excerpts")})
         problems += compare("excerpts", root / "excerpts", into / "excerpts", set())
         problems += check_hashes(root / "out", root)

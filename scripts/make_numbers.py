@@ -6,12 +6,12 @@ Pages write `{{ n.KEY }}` (or `{{ n.KEY:, }}` with a Python format spec) and the
 docs/hooks/numbers.py puts in the value from out/numbers.json; an unknown key fails the build.
 
 Nothing is parsed here. Each number is stated, under its key and with a one-line meaning, by
-the program that computes it (tests/counting.state), and scripts/save_output.py files what a
+the program that computes it (book/protocol.state), and scripts/save_output.py files what a
 program stated as out/KIND/STEM.numbers.json. This script merges those files, adds the few
 values read from the code itself (line counts, the C flags, the op counts, the limits, the
 pins: CODE below), the records of the last run (its time, how many tests passed) and the count
 of the proofs' claim groups (counted from the keys the proofs stated), and writes:
-- out/numbers.json: {key: value}, sorted, with "_missing": the programs of scripts/producers.py
+- out/numbers.json: {key: value}, sorted, with "_missing": the programs of book/producers.py
   whose output is not there yet (the hook names them when a page asks for a key they state);
 - out/numbers-reference.md: every key with its meaning, its producer and its value.
 A key stated by two producers, or a stated value that is not a number or a string, fails it.
@@ -29,12 +29,11 @@ import sys
 import tomllib
 from pathlib import Path
 
+from reruns import CASES as RERUN_CASES  # beside this script
+
 from book.files import ROOT, stamp_problem, write_atomic
 from book.producers import PRODUCERS, RUN_RECORDS
-from book.protocol import (
-    NUMBERS_STAMP,
-    about,  # noqa: E402  (the rounding every producer uses)
-)
+from book.protocol import NUMBERS_STAMP, about  # about: the rounding every producer uses
 
 # Keys whose value is a measurement of this machine or a record of the last run: they may
 # change between two runs without the book being stale (check_stale.py ignores them). The
@@ -48,6 +47,8 @@ MACHINE_KEYS = frozenset(
         "run_all_seconds",
         "run_all_elapsed",
         *(f"chain_{step}_s" for step in CHAIN_STEPS),
+        # what reruns after one change: read from the records of the last runs (book/used.py)
+        *(f"reruns_{case[0]}{suffix}" for case in RERUN_CASES for suffix in ("", "_s")),
     }
 )
 

@@ -11,15 +11,19 @@ print the same bytes. Its standard output is saved; its standard error passes th
 - Marker lines `@@ block NAME` are stripped. The whole output goes to ROOT/KIND/STEM.txt and
   each block (from its marker to the next one or the end) to ROOT/KIND/STEM/NAME.txt. Block
   files of an earlier run that the program no longer prints are removed.
-- Lines `@@ number KEY = VALUE  # MEANING` (tests/counting.state: a number the book quotes,
+- Lines `@@ number KEY = VALUE  # MEANING` (book/protocol.state: a number the book quotes,
   stated where it is computed) are stripped too, and filed as ROOT/KIND/STEM.numbers.json,
   {KEY: {"value": VALUE, "meaning": MEANING}}; scripts/make_numbers.py merges these files.
   The program runs with BOOK_NUMBERS=1, which makes counting.state print them.
 - The set is written whole or not at all: every file through a temporary name and a rename,
   the blocks into a new folder that replaces the old one; the whole output is renamed into
   place last. A run killed half-way leaves hidden temporary files that the next run removes.
-- An output listed in book_common.SOURCES (the slow and the machine-dependent ones) starts with
-  `# sources: <hash>` of the files it came from; only the whole file carries it.
+- The run is recorded (book/used.py): every repository file the program and the Python
+  processes it starts imported or read goes, with the hash of those files and the run's time,
+  into ROOT/used.json, from which the build decides when to run it again.
+- An output listed in producers.SOURCES (the slow and the machine-dependent ones) starts with
+  `# sources: <hash>` of the files it came from (the record's, else its row's declared
+  sources); only the whole file carries it.
 - An empty output, an empty block, a repeated block name or a malformed marker is an error:
   each would silently show an empty or wrong block on a page.
 
@@ -38,6 +42,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from book import used
 from book.files import ROOT, write_atomic
 from book.own_tree import require_own_uopc
 from book.producers import SOURCES, header
@@ -48,6 +53,7 @@ from book.protocol import (
     NUMBER_START,
     NUMBERS_STAMP,
     NumberLineError,
+    header_line,
     parse_number_line,
 )
 
@@ -122,7 +128,7 @@ def remove_leftovers(folder: Path, stem: str) -> None:
 
 
 def output_stamp(whole: str) -> str:
-    """The stamp a numbers file carries of the whole output it came with (book_common)."""
+    """The stamp a numbers file carries of the whole output it came with (book/protocol.py)."""
     return hashlib.sha256(whole.encode("utf-8")).hexdigest()[:HASH_LENGTH]
 
 
@@ -162,15 +168,17 @@ def write_set(root: Path, kind: str, stem: str, whole: str, blocks: dict, number
     return written
 
 
-def save(root: Path, kind: str, stem: str, output: str) -> list[Path]:
-    """Write the whole output, its blocks and its numbers; return the paths written."""
+def save(root: Path, kind: str, stem: str, output: str, used: str | None = None) -> list[Path]:
+    """Write the whole output, its blocks and its numbers; return the paths written. A slow
+    output's `# sources:` line carries `used`, the hash of the files the run used (book/used.py),
+    or without a record the hash of the sources its row declares."""
     output, numbers = split_numbers(output)
     whole, blocks = split_blocks(output)
     if not whole.strip():
         raise OutputError("the program printed nothing")
     key = f"{kind}/{stem}"
     if key in SOURCES:
-        whole = header(key) + whole
+        whole = (header_line(used) if used else header(key)) + whole
     elif kind == "bench":
         raise OutputError(f"{key}: an output in out/bench/ needs its sources in producers.py")
     return write_set(root, kind, stem, whole, blocks, numbers)
@@ -188,13 +196,13 @@ def environment() -> dict:
     return env
 
 
-def run(command: list[str], cwd: Path, echo: bool) -> tuple[int, str]:
+def run(command: list[str], cwd: Path, echo: bool, env: dict) -> tuple[int, str]:
     """(exit status, standard output) of the command; with echo, the output is also shown."""
     if not echo:
-        done = subprocess.run(command, cwd=cwd, env=environment(), stdout=subprocess.PIPE)
+        done = subprocess.run(command, cwd=cwd, env=env, stdout=subprocess.PIPE)
         return done.returncode, done.stdout.decode("utf-8")
     lines = []
-    with subprocess.Popen(command, cwd=cwd, env=environment(), stdout=subprocess.PIPE) as child:
+    with subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.PIPE) as child:
         for raw in child.stdout:
             line = raw.decode("utf-8")
             lines.append(line)
@@ -208,6 +216,8 @@ def main(argv=None) -> int:
     parser.add_argument("--root", type=Path, default=ROOT / "out", help="the out/ folder")
     parser.add_argument("--cwd", type=Path, default=ROOT, help="where the command runs")
     parser.add_argument("--echo", action="store_true", help="show the output while it runs")
+    parser.add_argument("--tree", type=Path, default=ROOT, help="whose files the record names")
+    parser.add_argument("--timed", action="store_true", help="record imports only, no hook")
     parser.add_argument("kind")
     parser.add_argument("stem")
     argv = sys.argv[1:] if argv is None else argv
@@ -222,8 +232,13 @@ def main(argv=None) -> int:
     name = f"{args.kind}/{args.stem}"
     signal.signal(signal.SIGTERM, _stop)
     started = time.monotonic()
-    status, output = run(command, args.cwd, args.echo)
-    seconds = time.monotonic() - started
+    with tempfile.TemporaryDirectory(prefix="book-used-") as folder:
+        record = Path(folder) / "used.txt"
+        env = used.recording(environment(), record, args.tree.resolve(), args.timed)
+        status, output = run(command, args.cwd, args.echo, env)
+        seconds = time.monotonic() - started
+        entries = used.read_record(record, args.tree.resolve())
+    digest = used.used_hash(entries, args.tree.resolve()) if entries else None
     if status != 0:
         if not args.echo:
             shown = output.splitlines()[-SHOWN_ON_FAILURE:]
@@ -231,10 +246,12 @@ def main(argv=None) -> int:
         print(f"save_output: {name}: FAILED ({' '.join(command)} exited {status})", file=sys.stderr)
         return status
     try:
-        written = save(args.root, args.kind, args.stem, output)
+        written = save(args.root, args.kind, args.stem, output, digest)
     except OutputError as error:
         print(f"save_output: {name}: {error}", file=sys.stderr)
         return 1
+    if entries:  # what it used, for the next build's choice (book/used.py)
+        used.save(args.root, name, entries, digest, seconds)
     blocks = sum(path.parent.name == args.stem for path in written)
     numbers = sum(path.name.endswith(".numbers.json") for path in written)
     blocks = f", {blocks} blocks" if blocks else ""

@@ -112,7 +112,7 @@ fi
 # uopc in editable mode, checked from / so that this folder's uopc/ is not found through the cwd.
 # An install that another checkout made is left where it is: moving it would make that
 # checkout's scripts import this one's code. This checkout's programs then stop with a line
-# saying how to run them here (tests/own_tree.py); PYTHONPATH=<this checkout> does it.
+# saying how to run them here (book/own_tree.py); PYTHONPATH=<this checkout> does it.
 if [[ ! -d uopc ]]; then
     say "no uopc/ folder yet: skipping its editable install"
 else

@@ -28,7 +28,7 @@ def pytest_addoption(parser):
 
 
 def pytest_configure(config):
-    # The suite tests this tree's uopc (tests/own_tree.py), and so do the programs it starts:
+    # The suite tests this tree's uopc (book/own_tree.py), and so do the programs it starts:
     # they import the folder this process imports, first on their PYTHONPATH.
     said = own_tree.problem(ROOT, own_tree.uopc_folder(), os.environ.get(own_tree.TESTED_COPY, ""))
     if said:

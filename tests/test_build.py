@@ -26,13 +26,12 @@ import sys
 import time
 from pathlib import Path
 
+import check_stale  # scripts/, on the path by pytest's pythonpath (pyproject.toml)
 import pytest
+from test_figures import SAMPLE  # the shape of the benchmark's data
 
 REPO = Path(__file__).resolve().parents[1]
 SCRIPTS = REPO / "scripts"
-
-import check_stale  # noqa: E402
-from test_figures import SAMPLE  # noqa: E402 (the shape of the benchmark's data)
 
 pytestmark = pytest.mark.skipif(
     not Path("/proc/self/fd").is_dir() or not hasattr(os, "killpg"),
@@ -130,8 +129,7 @@ for name in ("replace", "rename", "unlink", "remove", "rmdir"):
 
 script = os.path.abspath(sys.argv[1])
 sys.argv = sys.argv[1:]
-sys.path.insert(0, os.path.dirname(script))
-runpy.run_path(script, run_name="__main__")
+runpy.run_path(script, run_name="__main__")  # its folder is on PYTHONPATH (Generator)
 '''
 
 # A program that prints blocks and numbers, a line at a time, and says where it is in the log.
@@ -199,7 +197,10 @@ class Generator:
 
     def environment(self, folder: Path, log: Path, stop_at: int) -> dict:
         env = dict(os.environ, **self.env)
-        env["PYTHONPATH"] = os.pathsep.join(filter(None, [env.get("PYTHONPATH"), str(REPO)]))
+        # the script's own folder, for its siblings, as `python script.py` would put it first
+        folder_of_script = os.path.dirname(os.path.abspath(self.argv[0].format(folder=folder)))
+        path = [env.get("PYTHONPATH"), str(REPO), folder_of_script]
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, path))
         env.update(WATCH_DIR=str(folder), WATCH_LOG=str(log), WATCH_STOP_AT=str(stop_at))
         return env
 

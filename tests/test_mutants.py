@@ -362,3 +362,15 @@ def test_saved_cells_are_written_whole(tmp_path):
     assert mutant_matrix.load_cell(tmp_path, "cell") == (True, 1.0, "")
     (tmp_path / "cut.json").write_text('{"caught": tr', encoding="utf-8")
     assert mutant_matrix.load_cell(tmp_path, "cut") is None
+
+
+def test_the_copy_stays_first_on_the_childrens_path_while_a_run_is_recorded(monkeypatch, tmp_path):
+    """The build records what the harness's children import (book/used.py): the recorder goes
+    last, the checkout before it, the mutated copy always first."""
+    from book import used
+
+    monkeypatch.setenv(used.RECORD_ENV, str(tmp_path / "record.txt"))
+    path = mutants.child_env(tmp_path, False)["PYTHONPATH"].split(os.pathsep)
+    assert path == [str(tmp_path), str(mutants.TESTS), str(mutants.REPO), str(used.RECORD_DIR)]
+    monkeypatch.delenv(used.RECORD_ENV)
+    assert mutants.child_env(tmp_path, False)["PYTHONPATH"].split(os.pathsep)[0] == str(tmp_path)

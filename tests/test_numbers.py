@@ -1,7 +1,7 @@
 """The numbers the book quotes: stated by the programs that compute them, merged by
 scripts/make_numbers.py.
 
-A program states a number with tests/counting.state; scripts/save_output.py files the stated
+A program states a number with book/protocol.state; scripts/save_output.py files the stated
 lines beside the output; make_numbers.py merges the files with the values read from the code
 and the run records. Here the merge is tried on files written for the test (a conflict, a bad
 value, a missing program), and the cheap producers are run as the build runs them, through
@@ -18,13 +18,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import make_numbers  # scripts/, on the path by pytest's pythonpath (pyproject.toml)
 import pytest
 
+from book.protocol import NUMBERS_STAMP, parse_number_line
+
 ROOT = Path(__file__).resolve().parents[1]
-
-import make_numbers  # noqa: E402  (after the path set-up)
-
-from book.protocol import NUMBERS_STAMP, parse_number_line  # noqa: E402
 
 pytestmark = pytest.mark.layer("numbers")
 

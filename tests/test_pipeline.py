@@ -8,7 +8,7 @@ the book's name and by the script entry point:
 Baselines: the reference interpreter (`uopc.interp`) for values, the contract (`eval_op`) plus
 exact unbounded integers for ranges, a structural key computed here for hash consing. Every
 random failure prints the seed, the inputs, both values and the program in the text format,
-and is shrunk (`tests/shrink.py`) to a small program that still fails, printed too.
+and is shrunk (`book/shrink.py`) to a small program that still fails, printed too.
 
 Invariants: program n of a layer comes from `random.Random(SEED_BASE[layer] + n)`, so a failure
 names a reproducible seed; nothing here inserts the repository root in front of `sys.path`

@@ -2,6 +2,8 @@
 (scripts/build_book.py): every row names real files, and a program runs again only when its
 sources change."""
 
+import dataclasses
+import json
 import re
 import subprocess
 import sys
@@ -10,7 +12,8 @@ from pathlib import Path
 import build_book  # scripts/, on the path by pytest's pythonpath (pyproject.toml)
 import pytest
 
-from book.producers import FIGURES, PRODUCERS, Producer, source_files
+from book import used
+from book.producers import FIGURES, MANIFEST, PRODUCERS, Producer, source_files, sources_hash
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -127,3 +130,132 @@ def test_every_figure_row_names_a_drawing_function_and_a_file_of_its_own():
     ]
     assert missing == [], missing
     assert figure_functions("make_figures") >= {"drawer"}
+
+
+# ---------------------------------------------------------------------------------------------
+# Exact dependencies: what a run used (book/used.py), and the build's choice from it
+# ---------------------------------------------------------------------------------------------
+
+USING = """\
+import subprocess
+import sys
+
+import a  # beside it: imported by the program itself
+
+subprocess.run([sys.executable, "-c", "import b"], check=True)  # b only in a child process
+print("@@ block one")
+print(open("data.txt").read().strip(), a.VALUE)
+"""
+
+
+def using_build(tmp_path: Path) -> tuple[build_book.Build, Producer]:
+    """A program that imports a.py, starts a child that imports b.py, reads data.txt, and
+    never touches c.py; its row declares every file of its tree."""
+    build, _ = small_build(tmp_path)
+    files = {"p.py": USING, "a.py": "VALUE = 1\n", "b.py": "", "c.py": "", "data.txt": "data\n"}
+    for name, text in files.items():
+        (build.repo / name).write_text(text)
+    return build, Producer("demos/p", ("{py}", "p.py"), ("*.py", "*.txt"))
+
+
+def test_a_program_runs_again_only_when_a_file_it_used_changes(tmp_path):
+    build, row = using_build(tmp_path)
+    build.step(row, force=False)
+    record = used.load(tmp_path / "out")["demos/p"]
+    assert record["files"] == ["a.py", "b.py", "data.txt", "p.py"], record
+    assert record["seconds"] > 0
+    (build.repo / "c.py").write_text("x = 2\n")  # declared, never used: no rerun
+    build.step(row, force=False)
+    assert build.ran == ["demos/p"] and build.reused == ["demos/p"]
+    for name in ("b.py", "data.txt"):  # used by the child, read as data: each reruns it
+        (build.repo / name).write_text("VALUE = 3\n")
+        build.step(row, force=False)
+    assert build.ran == ["demos/p"] * 3
+
+
+def test_a_run_record_read_by_a_program_is_no_source_of_it(tmp_path):
+    """The matrix reads the hints its last run wrote: that must not make it run every time."""
+    for name in ("a.py", "out/tests/mutant_hints.json", "out/used.json"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("{}\n")
+    record = tmp_path / "record.txt"
+    entries = ("a.py", "out/tests/mutant_hints.json", "out/used.json", "gone.py", "out", "out/")
+    record.write_text("".join(f"{entry}\n" for entry in entries))
+    assert used.read_record(record, tmp_path) == ["a.py", "out/"]  # "out": opened, not scanned
+
+
+def test_a_timed_program_is_recorded_by_its_imports_without_an_audit_hook(tmp_path):
+    """A program that measures time runs without the hook (it is called on every ctypes call):
+    the modules it and its children imported are recorded at their exit, data files not."""
+    build, row = using_build(tmp_path)
+    build.step(dataclasses.replace(row, timed=True), force=False)
+    assert used.load(tmp_path / "out")["demos/p"]["files"] == ["a.py", "b.py", "p.py"]
+
+
+def test_a_program_without_a_record_falls_back_to_its_declared_sources(tmp_path):
+    """Outputs made before the records (a build of an older tree): the declared sources rule."""
+    build, row = using_build(tmp_path)
+    build.step(row, force=False)
+    out = tmp_path / "out"
+    (out / used.USED).unlink()
+    declared = sources_hash(row.name, build.repo, row.sources)
+    (out / MANIFEST).write_text(json.dumps({row.name: declared}))  # as an older build wrote it
+    build.step(row, force=False)
+    assert build.reused == ["demos/p"]
+    (build.repo / "c.py").write_text("x = 2\n")  # declared: reruns it, and now it has a record
+    build.step(row, force=False)
+    assert build.ran == ["demos/p"] * 2 and "c.py" not in used.load(out)["demos/p"]["files"]
+
+
+def test_the_proofs_do_not_use_the_renderer(tmp_path):
+    """After a change to uopc/render.py the proofs are not run again: neither the record of
+    their last run (when there is one) nor a fresh record of their imports names it."""
+    command = [sys.executable, str(ROOT / "scripts" / "save_output.py"), "--root", str(tmp_path)]
+    command += ["proofs", "imports", "--", sys.executable, "tests/proofs.py", "--help"]
+    assert subprocess.run(command, cwd=ROOT, capture_output=True).returncode == 0
+    fresh = used.load(tmp_path)["proofs/imports"]["files"]
+    assert {"tests/proofs.py", "uopc/symbolic.py", "book/protocol.py"} <= set(fresh), fresh
+    records = [fresh]
+    saved = used.load(ROOT / "out").get("proofs/proofs")
+    records += [saved["files"]] if saved else []
+    for files in records:
+        assert "uopc/render.py" not in files and "uopc/runtime.py" not in files
+
+
+def test_the_rerun_table_reads_the_records_and_falls_back_to_the_rows():
+    import reruns
+
+    records = {"proofs/proofs": {"files": ["uopc/symbolic.py"], "seconds": 60.0}}
+    records["demos/order"] = {"files": ["uopc/render.py"], "seconds": 2.5}
+    exact, declared, seconds = reruns.reruns("uopc/render.py", records)
+    assert "demos/order" in exact and "proofs/proofs" not in exact + declared
+    assert "tests/counts" in declared  # no record: its row declares uopc/**
+    assert seconds == 2.5  # only recorded times count
+    exact, _, seconds = reruns.reruns("uopc/symbolic.py", records)
+    assert "proofs/proofs" in exact and seconds == 60.0
+
+
+def test_check_stale_judges_a_recorded_slow_output_by_the_files_it_used(tmp_path):
+    """A slow output made with a record carries the record's hash; check_stale compares it
+    with the hash of the recorded files now, not with the sources the row declares."""
+    import check_stale
+
+    key = "proofs/proofs"
+    (tmp_path / "uopc").mkdir()
+    (tmp_path / "uopc" / "symbolic.py").write_text("RULES = 1\n")
+    (tmp_path / "uopc" / "render.py").write_text("C = 1\n")
+    out = tmp_path / "out"
+    files = ["uopc/symbolic.py"]
+    digest = used.used_hash(files, tmp_path)
+    (out / "proofs").mkdir(parents=True)
+    (out / f"{key}.txt").write_text(f"# sources: {digest}\nproved\n")
+    used.save(out, key, files, digest, 1.0)
+
+    def problems():
+        return [p for p in check_stale.check_hashes(out, tmp_path) if p.startswith(f"out/{key}")]
+
+    assert problems() == []
+    (tmp_path / "uopc" / "render.py").write_text("C = 2\n")  # declared, not used
+    assert problems() == []
+    (tmp_path / "uopc" / "symbolic.py").write_text("RULES = 2\n")
+    assert len(problems()) == 1 and "uopc/symbolic.py" in problems()[0]

@@ -184,7 +184,7 @@ def run_python(code: str, env_extra=None, cwd=None, timeout=600) -> subprocess.C
     )
 
 
-# Planted bugs: the test suite's own machinery (tests/mutants.py, tests/mutant_matrix.py) applies
+# Planted bugs: the test suite's own machinery (book/mutants.py, book/mutant_matrix.py) applies
 # one textual edit to a private copy of uopc and runs the layers on it in a child process.
 
 LAYERS = (  # (letter, name) in the order of the planted-bug matrix (verification.md §9.2)
@@ -196,7 +196,7 @@ BOOK_LETTERS = "".join(letter for letter, _ in LAYERS)
 
 
 def planted(name: str, file: str, original: str, replacement: str):
-    from book import mutants  # tests/mutants.py: imports nothing of uopc
+    from book import mutants  # imports nothing of uopc
 
     return mutants.Mutant(name, file, original, replacement, "exercise")
 

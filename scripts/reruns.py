@@ -1,0 +1,77 @@
+"""Which programs of the book run again after a change to one file, and how long they take.
+
+    python scripts/reruns.py [OUT]
+
+For each case (a one-function change to uopc/render.py, runtime.py, symbolic.py or textfmt.py,
+and a change to one chapter's page only), the programs ./run_all.sh runs again: those whose
+record in OUT/used.json (book/used.py, what their last run imported and read) names the file,
+or, for a program with no record yet, whose declared sources do (book/producers.py). Their time
+is the sum of their last recorded run times; the figures, listings and numbers, made on every
+run, and the summary are left out. Prints the block `reruns` (its first line marked: the times
+are this machine's) and states each case's count and seconds for appendix C.
+"""
+
+import sys
+from pathlib import Path
+
+from book import used
+from book.files import ROOT
+from book.producers import PRODUCERS, source_files
+from book.protocol import MACHINE_MARK, block, state
+
+# (key, the file changed, what the change is)
+CASES = (
+    ("render", "uopc/render.py", "one function of uopc/render.py"),
+    ("runtime", "uopc/runtime.py", "one function of uopc/runtime.py"),
+    ("symbolic", "uopc/symbolic.py", "one function of uopc/symbolic.py"),
+    ("textfmt", "uopc/textfmt.py", "one function of uopc/textfmt.py"),
+    ("page", "docs/part3/08-engine.md", "chapter 8's page only"),
+)
+
+
+def depends(name: str, changed: str, records: dict) -> bool | None:
+    """Whether the program depends on the file: True or False from its record, None when it
+    has no record and its declared sources name the file (the build's fallback)."""
+    record = records.get(name)
+    if record:
+        return changed in record["files"]
+    return None if changed in source_files(name) else False
+
+
+def reruns(changed: str, records: dict) -> tuple[list[str], list[str], float]:
+    """(rows rerun by their record, rows rerun by their declared sources, seconds of both)."""
+    exact, declared, seconds = [], [], 0.0
+    for name, row in PRODUCERS.items():
+        if row.always:
+            continue
+        found = depends(name, changed, records)
+        if found is False:
+            continue
+        (exact if found else declared).append(name)
+        seconds += records.get(name, {}).get("seconds", 0.0)
+    return exact, declared, seconds
+
+
+def main(argv: list[str]) -> int:
+    out = Path(argv[0]) if argv else ROOT / "out"
+    records = used.load(out)
+    rows = [name for name, row in PRODUCERS.items() if not row.always]
+    block("reruns")
+    print(f"after a change to ...  programs run again, their last run times  {MACHINE_MARK}")
+    for key, changed, what in CASES:
+        exact, declared, seconds = reruns(changed, records)
+        count = len(exact) + len(declared)
+        print(f"{what}: {count} of {len(rows)} programs, {seconds:.0f} s")
+        names = [*exact, *(f"{name} (declared sources: no record yet)" for name in declared)]
+        for name in names:
+            print(f"    {name}")
+        mark = f"after a change to {what} {MACHINE_MARK}"
+        state(f"reruns_{key}", count, f"programs ./run_all.sh runs again {mark}")
+        state(f"reruns_{key}_s", round(seconds), f"seconds those programs last took {mark}")
+    untimed = [name for name in rows if name not in records]
+    print(f"programs with no record yet (judged by their declared sources): {len(untimed)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
