@@ -50,6 +50,16 @@ def pytest_configure(config):
         config.addinivalue_line("markers", marker)
 
 
+def pytest_ignore_collect(collection_path, config):
+    """tests/browser/ checks a built site: collected only when named on the command line
+    (`python -m pytest tests/browser --site site`, as .ci/run does), never by the quick suite,
+    which has no site and would only list its tests as skipped."""
+    if collection_path == ROOT / "tests" / "browser":
+        named = [Path(arg.split("::")[0]).resolve() for arg in config.args]
+        return not any(collection_path in (path, *path.parents) for path in named)
+    return None
+
+
 def pytest_collection_modifyitems(config, items):
     wanted = set(config.getoption("--layer"))
     if wanted:
