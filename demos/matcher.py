@@ -11,6 +11,7 @@ differs from the compiler's specification) makes the program exit with a non-zer
 
 from _common import block, claim, finish, state
 
+import re
 import sys
 
 from book.protocol import about
@@ -154,6 +155,30 @@ def show_compiled_code():
     names = [r.name for r in default.by_op[Ops.NEG]]
     in_order = [text.index(f"# {name}\n") for name in names]
     claim(in_order == sorted(in_order), "the generated code tries NEG's rules in their order")
+    # chapter 7 reads the listing as bodies written in, const fold's loop with its `else`
+    claim(not CALL.search(text), "NEG's rules are written in, none of them called")
+    claim("for r0_src in r0_u.src:" in text and "        else:" in text, "const fold's for-else")
+    for name, matcher in (("default", default), ("fast", fast)):
+        called, rules = rules_called(matcher)
+        state(f"matcher_{name}_rules", len(rules), f"the rules of the {name} matcher")
+        state(f"matcher_{name}_called", len(called), f"of them, rules the {name} matcher calls")
+        claim(2 * len(called) < len(rules), f"most of the {name} matcher's rules are written in")
+
+
+CALL = re.compile(r"\bfn\d+\(")  # a call of a rule's function in the generated code
+
+
+def rules_called(matcher) -> tuple[set, set]:
+    """The names of matcher's rules whose function the generated code calls, and of all its
+    rules: the code of each op is cut at its `# rule name` lines."""
+    compiled_functions(matcher)
+    called, rules = set(), {r.name for rs in matcher.by_op.values() for r in rs}
+    for text in matcher.source.values():
+        for piece in re.split(r"\n    # ", text)[1:]:
+            name, body = piece.split("\n", 1)
+            if CALL.search(body):
+                called.add(name)
+    return called, rules
 
 
 def main() -> int:
