@@ -16,6 +16,7 @@ from bench_graphs import COLUMNS, INT_MAX, INT_MIN, INT_OPS, NAMES, POINTS, spre
 from tinygrad_demo import find
 
 from book.protocol import MACHINE_MARK as MACHINE
+from book.protocol import significant
 
 # uopc/tinygrad: (sense, bound). The two speeds are judged on the median of the pairs' ratios
 # in cpu time, the bytes on one tracemalloc measure, the node counts (the further rules on)
@@ -394,7 +395,7 @@ def targets_block(table, relu_plain: dict, chain: int) -> list[str]:
         sense, bound = TARGETS[key]
         value = table[key]["uopc_over_tinygrad"]
         lines.append(
-            f"    {label:<28}{number(value, 2):>6}  target {sense} {bound}: "
+            f"    {label:<28}{significant(value, 3):>6}  target {sense} {bound}: "
             f"{verdict(value, sense, bound)}"
         )
     lines.append("  nodes after, the further rules on, uopc against tinygrad:")
