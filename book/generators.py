@@ -157,7 +157,6 @@ def _grow(pool, node):
     return UOp(Ops[kind], srcs)
 
 
-# --8<-- [start:gen_program]
 def gen_program(r, ranges=False):
     """A random expression of 6 to 22 nodes and the params it uses: (root, params).
 
@@ -185,7 +184,6 @@ def gen_program(r, ranges=False):
     return root, used_params(root)
 
 
-# --8<-- [end:gen_program]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -234,7 +232,6 @@ def _grow_index(r, node, nodes, multipliers):
     return UOp(Ops[kind], srcs)
 
 
-# --8<-- [start:gen_index_program]
 def gen_index_program(r, ranges=((0, 7), (0, 3), (-4, 5))):
     """A random i32 expression over i, j, k (slots 0, 1, 2, with the declared ranges).
 
@@ -251,7 +248,6 @@ def gen_index_program(r, ranges=((0, 7), (0, 3), (-4, 5))):
     return root, used_params(root)
 
 
-# --8<-- [end:gen_index_program]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -38,7 +38,6 @@ def buffer_arg(slot: int, size: int = 2) -> UOp:
     return UOp(Ops.BUFFER, (), ParamArg(slot, Ptr(F32, size)))
 
 
-# --8<-- [start:crosswise]
 def crosswise(buffers: int = 2) -> UOp:
     """b[0] = a[1]; b[1] = a[0], with a in slot 0 and b in the last slot."""
     builder = Builder()
@@ -51,7 +50,6 @@ def crosswise(buffers: int = 2) -> UOp:
     return make_call(builder.body(), [buffer_arg(s) for s in range(buffers)], f"cross{buffers}")
 
 
-# --8<-- [end:crosswise]
 
 
 class Checks:
@@ -87,7 +85,6 @@ def interpreter_predictions(call: UOp) -> tuple[list, list]:
     return shared, b
 
 
-# --8<-- [start:alias]
 def alias() -> int:
     """The refusal, the opt-in and the result it gives; returns the number of checks."""
     call = crosswise()
@@ -121,7 +118,6 @@ def alias() -> int:
     return check.count
 
 
-# --8<-- [end:alias]
 
 
 @pytest.mark.layer("alias")

@@ -11,7 +11,9 @@ def compiled_functions(pm: PatternMatcher) -> dict:
 
 def compile_matcher(pm: PatternMatcher) -> dict:
     """Generate, run and keep on pm one function per op (pm.source holds their text)."""
-    # what the generated code refers to: each op by its name, arg_key, the counter
+    # what the generated code refers to: each op by its name, arg_key, the counter; writing
+    # the functions adds the rule functions still called and the globals of the bodies
+    # written in (speed/inline.py)
     names: dict = {op.name: op for op in Ops}
     names.update(arg_key=arg_key, fired=pm.fired)
     pm.source = {op: function_source(op, pm.by_op[op], names) for op in Ops}
