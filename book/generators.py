@@ -184,8 +184,6 @@ def gen_program(r, ranges=False):
     return root, used_params(root)
 
 
-
-
 # ---------------------------------------------------------------------------------------------
 # gen_index_program: i32 index arithmetic over i, j, k with declared ranges
 # ---------------------------------------------------------------------------------------------
@@ -246,8 +244,6 @@ def gen_index_program(r, ranges=((0, 7), (0, 3), (-4, 5))):
         root = _grow_index(r, root, nodes, multipliers)
         nodes.append(root)
     return root, used_params(root)
-
-
 
 
 # ---------------------------------------------------------------------------------------------

@@ -102,8 +102,6 @@ def shrink(root: UOp, still_fails, batch: bool = False, chunk: int = 64) -> UOp:
             return current
 
 
-
-
 def _ask(still_fails, argument):
     try:
         return still_fails(argument)

@@ -88,8 +88,6 @@ fp_is_nan, fp_is_zero, fp_bits = map(_with_context, (z3.fpIsNaN, z3.fpIsZero, z3
 fp_from_i32, fp_to_i32 = map(_with_context, (z3.fpSignedToFP, z3.fpToSBV))
 
 
-
-
 def floordiv_bv(a, b):
     # bvsdiv truncates and wraps INT_MIN / -1 to INT_MIN, as the contract does; a non-zero
     # remainder whose sign differs from the divisor's moves the quotient one step down
@@ -135,8 +133,6 @@ MODEL = {
 }
 
 
-
-
 def cast_z3(v, src, dst):
     """The contract's casts: truncation toward zero, saturation, nan to 0 (i32) or True."""
     if src is dst:
@@ -165,8 +161,6 @@ def same_z3(a, b, dtype):
     return z3.Or(both_nan, z3.And(numbers, fp_bits(a) == fp_bits(b)))
 
 
-
-
 # Over mathematical integers z3's div is Euclidean; floor division by a negative divisor is the
 # Euclidean quotient of the negated operands. The remainder is the contract's own formula
 # a - b*(a//b), which z3 handles far better than its `mod` when the divisor is symbolic.
@@ -191,8 +185,6 @@ def floormod_pos(a, b):
 def in_i32(v):
     """v (an integer or a 64-bit bit vector) lies in the int32 range."""
     return z3.And(v >= INT_MIN, v <= INT_MAX)
-
-
 
 
 # ---- terms: the two sides of a claim, evaluated by z3 and by eval_op -----------------------
@@ -438,8 +430,6 @@ def book_integer(claims):
     rewrite(claims, G_INT, "INT_MIN//-1 == INT_MIN", (const(INT_MIN) // -1, const(INT_MIN)))
 
 
-
-
 # ---- the book's claims: the divisible-terms split (6, bit vectors) -------------------------
 G_SPLIT = "the divisible-terms split (bit vectors; guarded: a*k and the sum fit in int32)"
 
@@ -456,8 +446,6 @@ def book_split(claims):
         rewrite(claims, G_SPLIT, f"{split}, guarded", (d // div, q + b // div), hyps=guard)
         rewrite(claims, G_SPLIT, f"{rest}, guarded", (d % div, b % div), hyps=guard)
         rewrite(claims, G_SPLIT, f"{split}, no guard", (d // div, q + b // div), "refuted")
-
-
 
 
 # ---- the book's claims: splits by other divisors (8, mathematical integers) ----------------
@@ -486,8 +474,6 @@ def book_integers(claims):
         formula(claims, G_NPOT, title, split_over_integers(k, div, "%"), "int")
 
 
-
-
 # ---- the book's claims: the bucket range rule (6, bit vectors) -----------------------------
 G_BUCKET = "the bucket range rule (bit vectors, x inside its range)"
 
@@ -503,8 +489,6 @@ def book_bucket(claims):
         title = f"{span}: x%{div} -> x{-k * div:+d}"
         rewrite(claims, G_BUCKET, title, (x % div, x + (-k * div)), hyps=inside)
         rewrite(claims, G_BUCKET, f"{span}: x//{div} -> {k}", (x // div, const(k)), hyps=inside)
-
-
 
 
 # --8<-- [start:book_float]
@@ -596,8 +580,6 @@ def rules_identities(claims):
             rewrite(claims, G_RULES, name, pairs, label=f"{label} {tag}")
 
 
-
-
 # why the division rules' claims with symbolic constants are posed over integers
 SYMBOLIC = "over integers: with a symbolic divisor the bit-vector form did not settle in 60 s"
 
@@ -660,8 +642,6 @@ def rules_bucket(claims):
         rewrite(claims, G_RULES, name, pair, hyps=bucket, label=label)
 
 
-
-
 def rules_constants(claims):
     # the replacement constants wrap32(c1+c2) and wrap32(c1*c2) are the i32 ADD and MUL of c1, c2
     table = (
@@ -675,8 +655,6 @@ def rules_constants(claims):
         rewrite(claims, G_RULES, "x//c trivial", (x // k, rhs), label=f"x//{k} -> {text}")
     for k, rhs, text in ((0, x, "x"), (1, const(0), "0"), (-1, const(0), "0")):
         rewrite(claims, G_RULES, "x%c trivial", (x % k, rhs), label=f"x%{k} -> {text}")
-
-
 
 
 def nested_over_integers(form):
@@ -718,8 +696,6 @@ def rules_nested(claims):
     )  # fmt: skip
     for name, label, lhs, rhs, expect in table:
         rewrite(claims, G_RULES, name, (lhs, rhs), expect, label=label)
-
-
 
 
 def split_over_integers_symbolic(form, rest):
@@ -782,8 +758,6 @@ def rules_split(claims):
     split_shapes(claims)
 
 
-
-
 # --8<-- [start:split_shapes]
 def guards(d, rest=None):
     """The split's guards: d safe, and the sum of the remaining terms safe on its own."""
@@ -841,7 +815,6 @@ FAST_CLAIMS = (  # rule name, label, lhs, rhs, hypotheses
 def rules_fast(claims):
     for name, label, lhs, rhs, hyps in FAST_CLAIMS:
         rewrite(claims, G_FAST, name, (lhs, rhs), "refuted", hyps=hyps, label=label)
-
 
 
 # ---- the further rules (uopc/further.py, opt-in): each has a proved claim named after it ----
@@ -1108,8 +1081,6 @@ def solve(claim, timeout):
     return result
 
 
-
-
 def sample_points(ctx, claim, hyps):
     """Seeded random points (a share of them special values), and up to four points that z3
     finds inside the hypotheses: random ones rarely land in a range such as [8, 11]."""
@@ -1158,8 +1129,6 @@ def cross_check(claim, ctx, hyps, pairs):
     return count, ""
 
 
-
-
 # ---- the z3 model against the contract, op by op -------------------------------------------
 def model_cases():
     """(op, result dtype, source values) for every modelled op over the special values."""
@@ -1204,8 +1173,6 @@ def check_model():
     return count, wrong
 
 
-
-
 def select(claims, only=None, quick=False):
     """The claims to run: the quick ones only if asked; with `only`, those of one rule (or
     one claim title), else those whose title contains it."""
@@ -1240,8 +1207,6 @@ def run(claims, timeout=TIMEOUT, int_timeout=INT_TIMEOUT, out=print, blocks=None
                 if line:
                     out(f"     {line}")
     return results
-
-
 
 
 def summary(results):
@@ -1282,8 +1247,6 @@ def coverage(results):
     kept = [r for r in results if r.claim.group in RULE_GROUPS and r.as_expected]
     proved = {r.claim.name for r in kept if r.outcome == "proved"}
     return proved, {r.claim.name for r in kept if r.outcome == "refuted"}
-
-
 
 
 # ---- the numbers the book quotes, from the results -----------------------------------------
@@ -1472,7 +1435,6 @@ def main(argv=None) -> int:
         print(f"proofs: FAILED: {problem}", file=sys.stderr)
     settled = results and all(r.as_expected for r in results)
     return 0 if settled and not wrong and not numbers.problems else 1
-
 
 
 # ---- the further rules' claims, run on their own: the book's counts above stay as they are -----

@@ -50,8 +50,6 @@ def crosswise(buffers: int = 2) -> UOp:
     return make_call(builder.body(), [buffer_arg(s) for s in range(buffers)], f"cross{buffers}")
 
 
-
-
 class Checks:
     """Counts assertions; a failing one prints the kernel in the text format."""
 
@@ -116,8 +114,6 @@ def alias() -> int:
     print(f"alias: {check.count} checks passed; one buffer twice gives {aliased}, not {separate}")
     protocol.report("pipeline", "alias", check.count)
     return check.count
-
-
 
 
 @pytest.mark.layer("alias")

@@ -141,8 +141,6 @@ def layer_fuzz(programs=None, inputs=None) -> int:
     return checks
 
 
-
-
 def test_nasty_values_are_what_they_claim():
     """The payload NaNs are NaNs with distinct bits; the edges are float32 values."""
     bits = {struct.unpack("<I", struct.pack("<f", value))[0] for value in NAN_PAYLOADS}

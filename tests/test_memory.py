@@ -218,8 +218,6 @@ def gen_memory_program(seed):
     return call, inputs
 
 
-
-
 # ---------------------------------------------------------------------------------------------
 # Running
 # ---------------------------------------------------------------------------------------------
@@ -332,8 +330,6 @@ def layer_memory(programs=None) -> int:
     for start in range(0, programs, BATCH):
         checks += run_batch(range(start, min(start + BATCH, programs)))
     return checks
-
-
 
 
 def test_generator_is_deterministic_and_varied():

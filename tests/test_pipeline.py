@@ -141,8 +141,6 @@ def fail(layer, seed, root, problem, env=None, batch=None, show=None):
     raise LayerFailure(message)
 
 
-
-
 def simplified_text(u) -> str:
     return "simplified:\n" + text_of(simplify(u))
 

@@ -323,8 +323,6 @@ def layer_unit() -> int:
     return count
 
 
-
-
 @pytest.mark.parametrize("case", CASES, ids=[case[0] for case in CASES])
 def test_case(case):
     check_case(*case)

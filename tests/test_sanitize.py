@@ -386,8 +386,6 @@ def sanitize() -> int:
     return checks
 
 
-
-
 @pytest.mark.layer("sanitize")
 @pytest.mark.needs_clang
 def test_sanitize():

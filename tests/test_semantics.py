@@ -353,8 +353,6 @@ def semantics_vs_c() -> int:
     return checks
 
 
-
-
 @pytest.mark.layer("semantics")
 def test_semantics_vs_numpy():
     assert semantics_vs_numpy() >= 20 * case_size()
