@@ -157,7 +157,6 @@ def _grow(pool, node):
     return UOp(Ops[kind], srcs)
 
 
-# --8<-- [start:gen_program]
 def gen_program(r, ranges=False):
     """A random expression of 6 to 22 nodes and the params it uses: (root, params).
 
@@ -183,9 +182,6 @@ def gen_program(r, ranges=False):
             root = root.cast(I32 if root.dtype is not I32 else F32)
             size = len(root.toposort())
     return root, used_params(root)
-
-
-# --8<-- [end:gen_program]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -234,7 +230,6 @@ def _grow_index(r, node, nodes, multipliers):
     return UOp(Ops[kind], srcs)
 
 
-# --8<-- [start:gen_index_program]
 def gen_index_program(r, ranges=((0, 7), (0, 3), (-4, 5))):
     """A random i32 expression over i, j, k (slots 0, 1, 2, with the declared ranges).
 
@@ -249,9 +244,6 @@ def gen_index_program(r, ranges=((0, 7), (0, 3), (-4, 5))):
         root = _grow_index(r, root, nodes, multipliers)
         nodes.append(root)
     return root, used_params(root)
-
-
-# --8<-- [end:gen_index_program]
 
 
 # ---------------------------------------------------------------------------------------------

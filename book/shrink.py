@@ -79,7 +79,6 @@ def candidates(root: UOp) -> list:
     return found
 
 
-# --8<-- [start:shrink]
 def shrink(root: UOp, still_fails, batch: bool = False, chunk: int = 64) -> UOp:
     """The smallest graph found greedily from root on which still_fails stays true.
 
@@ -101,9 +100,6 @@ def shrink(root: UOp, still_fails, batch: bool = False, chunk: int = 64) -> UOp:
                 break
         else:
             return current
-
-
-# --8<-- [end:shrink]
 
 
 def _ask(still_fails, argument):

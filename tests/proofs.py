@@ -47,7 +47,6 @@ INT_TIMEOUT = 120.0  # seconds per claim over mathematical integers (§10.3)
 SAMPLES = 48  # random points per proved rewrite for the contract cross-check
 
 
-# --8<-- [start:model_values]
 # ---- the contract in z3 terms --------------------------------------------------------------
 # Every claim gets a z3 context of its own (see Context), so the helpers below take the
 # context from their operands. RNE, round to nearest with ties to even, is every float op's.
@@ -89,10 +88,6 @@ fp_is_nan, fp_is_zero, fp_bits = map(_with_context, (z3.fpIsNaN, z3.fpIsZero, z3
 fp_from_i32, fp_to_i32 = map(_with_context, (z3.fpSignedToFP, z3.fpToSBV))
 
 
-# --8<-- [end:model_values]
-
-
-# --8<-- [start:model_ops]
 def floordiv_bv(a, b):
     # bvsdiv truncates and wraps INT_MIN / -1 to INT_MIN, as the contract does; a non-zero
     # remainder whose sign differs from the divisor's moves the quotient one step down
@@ -138,10 +133,6 @@ MODEL = {
 }
 
 
-# --8<-- [end:model_ops]
-
-
-# --8<-- [start:model_cast]
 def cast_z3(v, src, dst):
     """The contract's casts: truncation toward zero, saturation, nan to 0 (i32) or True."""
     if src is dst:
@@ -170,10 +161,6 @@ def same_z3(a, b, dtype):
     return z3.Or(both_nan, z3.And(numbers, fp_bits(a) == fp_bits(b)))
 
 
-# --8<-- [end:model_cast]
-
-
-# --8<-- [start:model_integers]
 # Over mathematical integers z3's div is Euclidean; floor division by a negative divisor is the
 # Euclidean quotient of the negated operands. The remainder is the contract's own formula
 # a - b*(a//b), which z3 handles far better than its `mod` when the divisor is symbolic.
@@ -198,9 +185,6 @@ def floormod_pos(a, b):
 def in_i32(v):
     """v (an integer or a 64-bit bit vector) lies in the int32 range."""
     return z3.And(v >= INT_MIN, v <= INT_MAX)
-
-
-# --8<-- [end:model_integers]
 
 
 # ---- terms: the two sides of a claim, evaluated by z3 and by eval_op -----------------------
@@ -420,7 +404,6 @@ bx, by, bc = var("x", BOOL), var("y", BOOL), var("c", BOOL)
 PAIR_OF = {I32: (x, y), F32: (fx, fy), BOOL: (bx, by)}  # two variables of each dtype
 
 
-# --8<-- [start:book_int]
 # ---- the book's claims: integer rules (25, bit vectors) ------------------------------------
 G_INT = "integer rules (32-bit bit vectors)"
 MERGE_PAIRS = ((3, 5), (-2, 7), (4, 4), (1, -1))
@@ -447,10 +430,6 @@ def book_integer(claims):
     rewrite(claims, G_INT, "INT_MIN//-1 == INT_MIN", (const(INT_MIN) // -1, const(INT_MIN)))
 
 
-# --8<-- [end:book_int]
-
-
-# --8<-- [start:book_split]
 # ---- the book's claims: the divisible-terms split (6, bit vectors) -------------------------
 G_SPLIT = "the divisible-terms split (bit vectors; guarded: a*k and the sum fit in int32)"
 
@@ -469,10 +448,6 @@ def book_split(claims):
         rewrite(claims, G_SPLIT, f"{split}, no guard", (d // div, q + b // div), "refuted")
 
 
-# --8<-- [end:book_split]
-
-
-# --8<-- [start:book_integers]
 # ---- the book's claims: splits by other divisors (8, mathematical integers) ----------------
 G_NPOT = "divisors other than powers of two (integers, guarded: bit vectors did not settle)"
 
@@ -499,10 +474,6 @@ def book_integers(claims):
         formula(claims, G_NPOT, title, split_over_integers(k, div, "%"), "int")
 
 
-# --8<-- [end:book_integers]
-
-
-# --8<-- [start:book_bucket]
 # ---- the book's claims: the bucket range rule (6, bit vectors) -----------------------------
 G_BUCKET = "the bucket range rule (bit vectors, x inside its range)"
 
@@ -518,9 +489,6 @@ def book_bucket(claims):
         title = f"{span}: x%{div} -> x{-k * div:+d}"
         rewrite(claims, G_BUCKET, title, (x % div, x + (-k * div)), hyps=inside)
         rewrite(claims, G_BUCKET, f"{span}: x//{div} -> {k}", (x // div, const(k)), hyps=inside)
-
-
-# --8<-- [end:book_bucket]
 
 
 # --8<-- [start:book_float]
@@ -554,7 +522,6 @@ def book_float(claims):
 BOOK_GROUPS = (G_INT, G_SPLIT, G_NPOT, G_BUCKET, G_FLOAT)
 
 
-# --8<-- [start:rules_simple]
 # ---- claims named after the strict rules ---------------------------------------------------
 G_RULES = "strict rules (each has a proved claim named after it)"
 COMMUTING = {  # canonical order reorders these; bool has no ADD, float MAX is left alone
@@ -613,14 +580,10 @@ def rules_identities(claims):
             rewrite(claims, G_RULES, name, pairs, label=f"{label} {tag}")
 
 
-# --8<-- [end:rules_simple]
-
-
 # why the division rules' claims with symbolic constants are posed over integers
 SYMBOLIC = "over integers: with a symbolic divisor the bit-vector form did not settle in 60 s"
 
 
-# --8<-- [start:rules_ranges]
 def as_int(ctx, t):
     """A bool or i32 term as a 32-bit value, bools as 0 or 1 (as ranges see them)."""
     v = ctx.z(t)
@@ -679,10 +642,6 @@ def rules_bucket(claims):
         rewrite(claims, G_RULES, name, pair, hyps=bucket, label=label)
 
 
-# --8<-- [end:rules_ranges]
-
-
-# --8<-- [start:rules_constants]
 def rules_constants(claims):
     # the replacement constants wrap32(c1+c2) and wrap32(c1*c2) are the i32 ADD and MUL of c1, c2
     table = (
@@ -698,10 +657,6 @@ def rules_constants(claims):
         rewrite(claims, G_RULES, "x%c trivial", (x % k, rhs), label=f"x%{k} -> {text}")
 
 
-# --8<-- [end:rules_constants]
-
-
-# --8<-- [start:rules_division]
 def nested_over_integers(form):
     """(x//c1)//c2 -> x//(c1*c2) or (x%c1)%c2 -> x%c2 with symbolic positive divisors."""
 
@@ -743,10 +698,6 @@ def rules_nested(claims):
         rewrite(claims, G_RULES, name, (lhs, rhs), expect, label=label)
 
 
-# --8<-- [end:rules_division]
-
-
-# --8<-- [start:rules_split]
 def split_over_integers_symbolic(form, rest):
     """d = c*q + r (or d = c*q) with c >= 1 symbolic, d and r inside int32."""
 
@@ -807,9 +758,6 @@ def rules_split(claims):
     split_shapes(claims)
 
 
-# --8<-- [end:rules_split]
-
-
 # --8<-- [start:split_shapes]
 def guards(d, rest=None):
     """The split's guards: d safe, and the sum of the remaining terms safe on its own."""
@@ -841,7 +789,6 @@ def split_shapes(claims):
 # --8<-- [end:split_shapes]
 
 
-# --8<-- [start:rules_fast]
 # ---- the fast-math rules: each must be refuted --------------------------------------------
 G_FAST = "fast-math rules (each has a refuted claim named after it)"
 
@@ -869,8 +816,6 @@ def rules_fast(claims):
     for name, label, lhs, rhs, hyps in FAST_CLAIMS:
         rewrite(claims, G_FAST, name, (lhs, rhs), "refuted", hyps=hyps, label=label)
 
-
-# --8<-- [end:rules_fast]
 
 # ---- the further rules (uopc/further.py, opt-in): each has a proved claim named after it ----
 G_FURTHER = "further rules (opt-in; each has a proved claim named after it)"
@@ -1086,7 +1031,6 @@ def all_claims():
     return sorted(claims, key=position)  # stable: book claims keep their order
 
 
-# --8<-- [start:solve]
 # ---- asking z3, and checking its answers against the contract ------------------------------
 def py_value(num):
     """A z3 numeral as a Python value (a float through its bit pattern, any nan as nan)."""
@@ -1137,10 +1081,6 @@ def solve(claim, timeout):
     return result
 
 
-# --8<-- [end:solve]
-
-
-# --8<-- [start:cross_check]
 def sample_points(ctx, claim, hyps):
     """Seeded random points (a share of them special values), and up to four points that z3
     finds inside the hypotheses: random ones rarely land in a range such as [8, 11]."""
@@ -1189,10 +1129,6 @@ def cross_check(claim, ctx, hyps, pairs):
     return count, ""
 
 
-# --8<-- [end:cross_check]
-
-
-# --8<-- [start:model_check]
 # ---- the z3 model against the contract, op by op -------------------------------------------
 def model_cases():
     """(op, result dtype, source values) for every modelled op over the special values."""
@@ -1237,10 +1173,6 @@ def check_model():
     return count, wrong
 
 
-# --8<-- [end:model_check]
-
-
-# --8<-- [start:run]
 def select(claims, only=None, quick=False):
     """The claims to run: the quick ones only if asked; with `only`, those of one rule (or
     one claim title), else those whose title contains it."""
@@ -1277,10 +1209,6 @@ def run(claims, timeout=TIMEOUT, int_timeout=INT_TIMEOUT, out=print, blocks=None
     return results
 
 
-# --8<-- [end:run]
-
-
-# --8<-- [start:summary]
 def summary(results):
     """The closing lines; the last is the machine-readable CLAIMS line (verification §7.2)."""
     lines = []
@@ -1319,9 +1247,6 @@ def coverage(results):
     kept = [r for r in results if r.claim.group in RULE_GROUPS and r.as_expected]
     proved = {r.claim.name for r in kept if r.outcome == "proved"}
     return proved, {r.claim.name for r in kept if r.outcome == "refuted"}
-
-
-# --8<-- [end:summary]
 
 
 # ---- the numbers the book quotes, from the results -----------------------------------------
@@ -1466,7 +1391,6 @@ def split_counterexample(numbers, results, every_claim):
     numbers.expect(not INT_MIN <= a * 4 + b <= INT_MAX, "split: a*4 + b fits int32")
 
 
-# --8<-- [start:main]
 def proofs(quick=False, only=None, timeout=TIMEOUT, int_timeout=INT_TIMEOUT, out=print):
     """The model check, then the claims; returns (results, model disagreements)."""
     count, wrong = check_model()
@@ -1512,8 +1436,6 @@ def main(argv=None) -> int:
     settled = results and all(r.as_expected for r in results)
     return 0 if settled and not wrong and not numbers.problems else 1
 
-
-# --8<-- [end:main]
 
 # ---- the further rules' claims, run on their own: the book's counts above stay as they are -----
 FURTHER_COUNTS = (  # key suffix, meaning

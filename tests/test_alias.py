@@ -38,7 +38,6 @@ def buffer_arg(slot: int, size: int = 2) -> UOp:
     return UOp(Ops.BUFFER, (), ParamArg(slot, Ptr(F32, size)))
 
 
-# --8<-- [start:crosswise]
 def crosswise(buffers: int = 2) -> UOp:
     """b[0] = a[1]; b[1] = a[0], with a in slot 0 and b in the last slot."""
     builder = Builder()
@@ -49,9 +48,6 @@ def crosswise(buffers: int = 2) -> UOp:
     b.store(0, a.load(1))
     b.store(1, a.load(0))
     return make_call(builder.body(), [buffer_arg(s) for s in range(buffers)], f"cross{buffers}")
-
-
-# --8<-- [end:crosswise]
 
 
 class Checks:
@@ -87,7 +83,6 @@ def interpreter_predictions(call: UOp) -> tuple[list, list]:
     return shared, b
 
 
-# --8<-- [start:alias]
 def alias() -> int:
     """The refusal, the opt-in and the result it gives; returns the number of checks."""
     call = crosswise()
@@ -119,9 +114,6 @@ def alias() -> int:
     print(f"alias: {check.count} checks passed; one buffer twice gives {aliased}, not {separate}")
     protocol.report("pipeline", "alias", check.count)
     return check.count
-
-
-# --8<-- [end:alias]
 
 
 @pytest.mark.layer("alias")

@@ -131,7 +131,6 @@ def run_batch(numbers, inputs: int) -> int:
     return len(cases)
 
 
-# --8<-- [start:layer_fuzz]
 def layer_fuzz(programs=None, inputs=None) -> int:
     """Programs 0 .. programs-1 at `inputs` inputs each (quick or full sizes of SIZES)."""
     programs = protocol.size(*SIZES["programs"]) if programs is None else programs
@@ -140,9 +139,6 @@ def layer_fuzz(programs=None, inputs=None) -> int:
     for start in range(0, programs, BATCH):
         checks += run_batch(range(start, min(start + BATCH, programs)), inputs)
     return checks
-
-
-# --8<-- [end:layer_fuzz]
 
 
 def test_nasty_values_are_what_they_claim():

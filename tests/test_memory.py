@@ -204,7 +204,6 @@ ARITHMETIC = {
 }
 
 
-# --8<-- [start:gen_memory_program]
 def gen_memory_program(seed):
     """Program `seed`: (call, inputs), inputs being one list of initial values per buffer."""
     r = random.Random(seed)
@@ -217,9 +216,6 @@ def gen_memory_program(seed):
         [initial_value(r, d) for _ in range(n)] for d, n in zip(GLOBALS, program.sizes, strict=True)
     ]
     return call, inputs
-
-
-# --8<-- [end:gen_memory_program]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -327,7 +323,6 @@ def run_batch(seeds) -> int:
     return checks
 
 
-# --8<-- [start:layer_memory]
 def layer_memory(programs=None) -> int:
     """Programs 0 .. programs-1 (20 quick, 200 full), in batches; returns the check count."""
     programs = protocol.size(20, 200) if programs is None else programs
@@ -335,9 +330,6 @@ def layer_memory(programs=None) -> int:
     for start in range(0, programs, BATCH):
         checks += run_batch(range(start, min(start + BATCH, programs)))
     return checks
-
-
-# --8<-- [end:layer_memory]
 
 
 def test_generator_is_deterministic_and_varied():

@@ -115,7 +115,6 @@ def guarded(check):
     return problem
 
 
-# --8<-- [start:fail]
 def fail(layer, seed, root, problem, env=None, batch=None, show=None):
     """Shrink root while it still fails, then raise LayerFailure with a reproducible report.
 
@@ -140,9 +139,6 @@ def fail(layer, seed, root, problem, env=None, batch=None, show=None):
     message = "\n".join(lines)
     print(message)
     raise LayerFailure(message)
-
-
-# --8<-- [end:fail]
 
 
 def simplified_text(u) -> str:
@@ -774,7 +770,6 @@ def text_problem(arguments, simplified):
 H = "; uop v1\n"
 P0 = "%0 = param : dtype=i32 slot=0\n"
 P1F = "%1 = param : dtype=f32 slot=1\n"
-# --8<-- [start:bad_texts]
 BAD_TEXTS = [
     # the five of the book's error demo
     ("no header", P0 + "%1 = add %0, %0\n"),
@@ -794,7 +789,6 @@ BAD_TEXTS = [
     ("a bool written as a number", H + "%0 = const : dtype=bool value=1\n"),
     ("an int beyond int32", H + "%0 = const : dtype=i32 value=2147483648\n"),
 ]
-# --8<-- [end:bad_texts]
 
 
 def check_bad_text(name, text) -> int:
@@ -1013,7 +1007,6 @@ def layer_render(programs=None, inputs=None) -> int:
     return len(jobs)
 
 
-# --8<-- [start:zerodiv_grid]
 # (dividend ranges, divisor ranges): declared ranges of x and y in x // y and x % y. The plain
 # C path needs a dividend range >= 0 and a divisor range > 0; (0, 4) and (-1, 0) sit at its edge.
 ZERODIV_GRID = {
@@ -1025,7 +1018,6 @@ ZERODIV_GRID = {
 }
 DIVIDEND_VALUES = (INT_MIN, INT_MIN + 1, -100, -7, -1, 0, 1, 7, 99, 100, INT_MAX - 1, INT_MAX)
 WIDE_DIVISOR_VALUES = (INT_MIN, -7, -2, -1, 0, 1, 2, 7, INT_MAX)
-# --8<-- [end:zerodiv_grid]
 
 
 def values_in(lo, hi, wide):

@@ -49,7 +49,6 @@ def function_lines(call):
 # literal
 # ---------------------------------------------------------------------------------------------
 
-# --8<-- [start:literal_cases]
 LITERALS = [
     (True, "true"),
     (False, "false"),
@@ -76,7 +75,6 @@ LITERALS = [
     (math.inf, "INFINITY"),
     (-math.inf, "(-INFINITY)"),
 ]
-# --8<-- [end:literal_cases]
 
 
 @pytest.mark.parametrize("value, text", LITERALS, ids=[t for _, t in LITERALS])
@@ -100,7 +98,6 @@ i_small, j_small = param(0, I32, 0, 100), param(1, I32, 1, 10)
 flag, k = param(0, BOOL), param(1, I32)
 shared = x * y
 
-# --8<-- [start:statement_cases]
 # (case, call, the function's lines after the signature, without the closing brace)
 STATEMENTS = [
     ("relu", value_call((x * y + 1.0).max(0.0), F32, F32), [
@@ -149,7 +146,6 @@ STATEMENTS = [
     ("constant body", value_call(UOp.const(-2.5)), [
         "  return (-2.5f);"]),
 ]  # fmt: skip
-# --8<-- [end:statement_cases]
 
 
 @pytest.mark.parametrize("case, call, lines", STATEMENTS, ids=[c for c, _, _ in STATEMENTS])
@@ -257,7 +253,6 @@ INT_SPECIALS = [
 SPECIALS = {F32: FLOAT_SPECIALS, I32: INT_SPECIALS, BOOL: [False, True]}
 INEXACT = (Ops.EXP2, Ops.LOG2)  # library functions: C and Python may differ in the last bit
 
-# --8<-- [start:op_cases]
 # (op, dtypes of the srcs, arg): each case is one C function, run on every combination of specials
 OP_CASES = [
     *((op, (F32,), None) for op in (Ops.NEG, Ops.RECIP, Ops.EXP2, Ops.LOG2)),
@@ -268,7 +263,6 @@ OP_CASES = [
     *((Ops.WHERE, (BOOL, d, d), None) for d in SPECIALS),
     *((Ops.CAST, (source,), target) for source in SPECIALS for target in SPECIALS),
 ]
-# --8<-- [end:op_cases]
 
 
 def case_id(case):

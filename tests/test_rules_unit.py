@@ -304,7 +304,6 @@ def check_points(name, build, inputs) -> int:
     return len(inputs)
 
 
-# --8<-- [start:layer_unit]
 def layer_unit() -> int:
     """Every case and every point check; returns the check count, raises on any failure."""
     failures, count = [], 0
@@ -322,9 +321,6 @@ def layer_unit() -> int:
     if failures:
         raise AssertionError(f"{len(failures)} unit failures:\n" + "\n".join(failures))
     return count
-
-
-# --8<-- [end:layer_unit]
 
 
 @pytest.mark.parametrize("case", CASES, ids=[case[0] for case in CASES])

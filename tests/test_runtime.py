@@ -229,7 +229,6 @@ def test_copyin_wrong_count(count):
 x, y = param(0, F32), param(1, F32)
 i, j = param(0, I32), param(1, I32)
 
-# --8<-- [start:program_cases]
 # (case, call, arguments, the result with its Python type)
 PROGRAM_CASES = [
     ("f32", scalar_call(x * y + 1.0, F32, F32), (2.0, 3.0), 7.0),
@@ -239,7 +238,6 @@ PROGRAM_CASES = [
     ("bool false", scalar_call(x.lt(y), F32, F32), (2.0, 1.0), False),
     ("no arguments", scalar_call(UOp.const(5)), (), 5),
 ]
-# --8<-- [end:program_cases]
 
 
 @needs_clang

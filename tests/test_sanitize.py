@@ -361,7 +361,6 @@ def memory_units(seed: int) -> list[Unit]:
     return units
 
 
-# --8<-- [start:sanitize]
 def sanitize() -> int:
     """Every program's C run under ASan and UBSan; returns the number of sanitized calls."""
     units = []
@@ -385,9 +384,6 @@ def sanitize() -> int:
     )
     protocol.report("pipeline", "sanitize", checks)
     return checks
-
-
-# --8<-- [end:sanitize]
 
 
 @pytest.mark.layer("sanitize")

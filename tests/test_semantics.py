@@ -40,7 +40,6 @@ INEXACT = (Ops.EXP2, Ops.LOG2)  # within one ulp; every other op bit for bit
 SHOWN_MISMATCHES = 10
 
 
-# --8<-- [start:cases]
 @dataclass(frozen=True)
 class Case:
     """One op on one dtype: `srcs` the input dtypes, `out` the result's (for CAST the target)."""
@@ -76,7 +75,6 @@ CASES = (
     *(Case(Ops.WHERE, (BOOL, d, d), d) for d in (BOOL, I32, F32)),
     *(Case(Ops.CAST, (a,), b) for a in (BOOL, I32, F32) for b in (BOOL, I32, F32) if a is not b),
 )
-# --8<-- [end:cases]
 
 # ---------------------------------------------------------------------------------------------
 # Inputs
@@ -339,7 +337,6 @@ def c_results(case: Case, count: int) -> list:
     return [FROM_C[case.out](v) for v in out]
 
 
-# --8<-- [start:vs_c]
 def semantics_vs_c() -> int:
     """Every case against the C reference; returns the number of checks."""
     checks, max_gap, problems = 0, {}, []
@@ -354,9 +351,6 @@ def semantics_vs_c() -> int:
     for op, gap in gaps.items():
         protocol.state(f"ulp_max_{op}_c", gap, f"max ulp gap of {op.upper()} from C")
     return checks
-
-
-# --8<-- [end:vs_c]
 
 
 @pytest.mark.layer("semantics")

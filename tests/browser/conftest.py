@@ -5,8 +5,9 @@ for the whole run, and a fresh tab per test.
 
 The browser is Debian's chromium driven by Playwright (Playwright's own browser is never
 downloaded), fully offline: every request to another host is blocked and noted, and a test whose
-tab made one fails. The quick suite does not collect this folder (tests/conftest.py: only when it is named);
-named without --site every test here skips, saying why; with --site a skip is a failure, so that a run in CI never passes by skipping.
+tab made one fails. The quick suite does not collect this folder (tests/conftest.py collects it
+only when it is named); named without --site every test here skips, saying why; with --site a
+skip is a failure, so that a run in CI never passes by skipping.
 """
 
 import functools

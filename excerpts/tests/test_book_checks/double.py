@@ -1,2 +1,0 @@
-def double(x):
-    return 2 * x
