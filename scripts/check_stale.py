@@ -44,7 +44,15 @@ from pathlib import Path
 
 from book import used
 from book.files import ROOT, stamp_problem
-from book.producers import COMPANIONS, MANIFEST, RUN_RECORDS, SOURCES, source_files, sources_hash
+from book.producers import (
+    COMPANIONS,
+    MANIFEST,
+    RUN_RECORDS,
+    SOURCES,
+    hashed_text,
+    source_files,
+    sources_hash,
+)
 from book.protocol import MACHINE_MARK, NUMBERS_STAMP, is_machine_block, read_header
 
 SHOWN_DIFF = 30  # lines of diff shown per stale file
@@ -99,7 +107,7 @@ def check_hashes(out: Path, root: Path) -> list[str]:
 
 
 # A companion that carries a hash of its own: the files it names, hashed as its program does
-# (the bytes, comments included). bench.json: demos/bench.py's SOURCES, which
+# (their text without comments, as every output's hash). bench.json: demos/bench.py's SOURCES, which
 # tests/test_bench.py checks against this.
 COMPANION_SOURCES = {
     "bench/bench.json": (
@@ -126,7 +134,7 @@ def companion_hash(name: str, key: str, root: Path) -> str:
     )
     digest = hashlib.sha256()
     for relative in files:
-        digest.update(relative.encode() + b"\0" + (root / relative).read_bytes() + b"\0")
+        digest.update(relative.encode() + b"\0" + hashed_text(root / relative) + b"\0")
     return digest.hexdigest()
 
 
