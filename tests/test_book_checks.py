@@ -83,8 +83,10 @@ def make_book(tmp_path: Path) -> Path:
     write(
         tmp_path / "uopc" / "mod.py",
         """\
+        # --8<-- [start:double]
         def double(x):
             return 2 * x
+        # --8<-- [end:double]
         """,
     )
     write(tmp_path / "out" / "short" / "demo.txt", "6\n")
