@@ -18,8 +18,8 @@ the figures, cut the listings and merge the numbers. ./run_all.sh calls it after
 - `--only NAME ...`: those rows (by name, "demos/order", or a part of it), forced, and then the
   figures, listings and numbers.
 - A row marked `from_site` (the book's PDF) prints the built site: it runs after the figures,
-  listings and numbers, in full runs only; then the `always` rows run again (the rerun table
-  reads its record too) and the numbers are merged again.
+  listings and numbers, in full runs only; then the numbers are merged again (its page count
+  joins them).
 Each program runs through scripts/save_output.py (fixed environment, blocks, numbers, atomic
 writes). A program that fails stops the build with its status. A whole full run (every row
 made, none reused) records its elapsed time in out/tests/run_all_time.json for appendix C;
@@ -185,9 +185,6 @@ def main(argv=None) -> int:
             if row.from_site:
                 build.step(row, force)
         if len(build.ran) > printed:  # its numbers join the others
-            for row in rows:  # made from saved outputs and records, the site's row's now too
-                if row.always:
-                    build.step(row, force=True)
             check([python, "scripts/make_numbers.py", "--out", str(out)])
     elapsed = round(time.time() - started)
     whole = not (options.quick or options.only or options.deterministic_into or build.reused)

@@ -7,8 +7,10 @@ and a change to one chapter's page only), the programs ./run_all.sh runs again: 
 record in OUT/used.json (book/used.py, what their last run imported and read) names the file,
 or, for a program with no record yet, whose declared sources do (book/producers.py). Their time
 is the sum of their last recorded run times; the figures, listings and numbers, made on every
-run, and the summary are left out. Prints the block `reruns` (its first line marked: the times
-are this machine's) and states each case's count and seconds for appendix C.
+run, the summary, and the book's PDF (a print of the site, whose appendix C shows this table:
+with its time in the sums, each print would make the other stale) are left out. Prints the block
+`reruns` (its first line marked: the times are this machine's) and states each case's count and
+seconds for appendix C.
 """
 
 import sys
@@ -42,7 +44,7 @@ def reruns(changed: str, records: dict) -> tuple[list[str], list[str], float]:
     """(rows rerun by their record, rows rerun by their declared sources, seconds of both)."""
     exact, declared, seconds = [], [], 0.0
     for name, row in PRODUCERS.items():
-        if row.always:
+        if row.always or row.from_site:
             continue
         found = depends(name, changed, records)
         if found is False:
@@ -55,7 +57,7 @@ def reruns(changed: str, records: dict) -> tuple[list[str], list[str], float]:
 def main(argv: list[str]) -> int:
     out = Path(argv[0]) if argv else ROOT / "out"
     records = used.load(out)
-    rows = [name for name, row in PRODUCERS.items() if not row.always]
+    rows = [name for name, row in PRODUCERS.items() if not (row.always or row.from_site)]
     block("reruns")
     print(f"after a change to ...  programs run again, their last run times  {MACHINE_MARK}")
     for key, changed, what in CASES:
