@@ -73,6 +73,12 @@ def still_there(path: Path, scanned: bool) -> bool:
     return path.is_dir() if scanned else path.is_file()
 
 
+def kept_name(name: str) -> bool:
+    """A name a folder's hash counts: not a cache or a tool's hidden folder (__pycache__,
+    .pytest_cache, .benchmarks), which come and go with runs and differ between checkouts."""
+    return not name.startswith(".") and name != "__pycache__"
+
+
 def used_hash(entries: list[str], root: Path) -> str:
     """The first HASH_LENGTH hex digits of the SHA-256 over each entry's name and what the
     program can depend on: a file's tokens or bytes (book.producers.hashed_text), a folder's
@@ -82,7 +88,9 @@ def used_hash(entries: list[str], root: Path) -> str:
         path = root / entry
         digest.update(entry.encode() + b"\0")
         if entry.endswith("/"):
-            names = sorted(p.name for p in path.iterdir()) if path.is_dir() else ["<absent>"]
+            names = ["<absent>"]
+            if path.is_dir():
+                names = sorted(p.name for p in path.iterdir() if kept_name(p.name))
             digest.update("\n".join(names).encode() + b"\0")
         else:
             digest.update((hashed_text(path) if path.is_file() else b"<absent>") + b"\0")

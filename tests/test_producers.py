@@ -259,3 +259,16 @@ def test_check_stale_judges_a_recorded_slow_output_by_the_files_it_used(tmp_path
     assert problems() == []
     (tmp_path / "uopc" / "symbolic.py").write_text("RULES = 2\n")
     assert len(problems()) == 1 and "uopc/symbolic.py" in problems()[0]
+
+
+def test_a_scanned_folder_s_hash_sees_its_files_not_caches(tmp_path):
+    """A folder in a record (a program globbed it) counts its names, less the caches and hidden
+    folders that runs leave behind: a fresh clone and a used checkout agree."""
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_a.py").write_text("x = 1\n")
+    before = used.used_hash(["tests/"], tmp_path)
+    for cache in ("__pycache__", ".pytest_cache", ".benchmarks"):
+        (tmp_path / "tests" / cache).mkdir()
+    assert used.used_hash(["tests/"], tmp_path) == before
+    (tmp_path / "tests" / "test_b.py").write_text("y = 2\n")
+    assert used.used_hash(["tests/"], tmp_path) != before
