@@ -38,17 +38,17 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ("uopc/**/*.py",)  # the taught modules and the speed overlay
 # What every program of the book may import from book/: the output protocol, the sizes, the
 # generators and the check that it runs its own tree's uopc.
-SUPPORT = ("book/__init__.py", "book/protocol.py", "book/generators.py",
+SUPPORT = ("book/__init__.py", "book/protocol.py", "verify/__init__.py", "verify/generators.py",
            "book/own_tree.py")  # fmt: skip
 TEST_SUPPORT = (
     *SUPPORT,
-    "book/layers.py",
-    "book/shrink.py",
+    "verify/layers.py",
+    "verify/shrink.py",
     "tests/conftest.py",
     "tests/ref_ops.c",
 )
 # The planted-bug harness: its copy, its child runs and its matrix.
-HARNESS = ("book/mutants.py", "book/mutant_matrix.py", "book/coverage_lines.py",
+HARNESS = ("verify/mutants.py", "verify/mutant_matrix.py", "verify/coverage_lines.py",
            "tests/mutant_matrix.py")  # fmt: skip
 # The tests of the book's production rather than of the package: they run the book's programs
 # again as child programs, build the site, or check the build's own scripts. The build runs
@@ -144,9 +144,9 @@ DEMOS = (
 DEMO_INPUTS = {
     "ranges_table": ("demos/walkthrough.py",),  # its TracingMatcher
     "egraph": ("demos/run_demos.py",),  # its rules distribute and factor
-    "order": ("book/shrink.py",),
-    "fast_math": ("book/layers.py", "book/shrink.py"),
-    "integers": ("out/tests/mutant_matrix.txt", "out/tests/counts.txt", "book/layers.py"),
+    "order": ("verify/shrink.py",),
+    "fast_math": ("verify/layers.py", "verify/shrink.py"),
+    "integers": ("out/tests/mutant_matrix.txt", "out/tests/counts.txt", "verify/layers.py"),
     "verification": (
         "out/tests/mutant_matrix.txt",
         "out/tests/mutant_matrix_overlay.txt",

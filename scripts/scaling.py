@@ -22,10 +22,10 @@ import time
 import tracemalloc
 from pathlib import Path
 
-from book.generators import gen_index_program
 from book.protocol import MACHINE_MARK
 from uopc import I32, Ops, ParamArg, UOp
 from uopc.interp import evaluate
+from verify.generators import gen_index_program
 
 ROOT = Path(__file__).resolve().parents[1]
 from uopc.symbolic import simplify  # noqa: E402

@@ -35,12 +35,14 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 from mkdocs.utils import get_relative_url
 
+from book.files import REGION_DIRS
+
 SECTIONS = (  # (nav label, the folder, glob) of the files that always have a page
     ("uopc/", "uopc", "*.py"),
     ("code/short/", "code/short", "*.py"),
 )
 QUOTED_LABEL = "Quoted from tests and demos"
-QUOTED_DIRS = ("uopc", "book", "tests", "demos", "code", "scripts")  # book/files.REGION_DIRS
+QUOTED_DIRS = REGION_DIRS  # the folders whose files the listings are cut from
 LANGUAGES = {".py": "python", ".c": "c", ".h": "c", ".sh": "bash"}
 PREFIX = "source/"
 INDEX = "source/index.md"
