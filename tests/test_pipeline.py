@@ -17,6 +17,7 @@ names a reproducible seed; nothing here inserts the repository root in front of 
 
 import collections
 import ctypes
+import functools
 import itertools
 import math
 import os
@@ -31,7 +32,7 @@ import traceback
 import pytest
 
 from book import protocol
-from uopc import BOOL, F32, I32, INT_MAX, INT_MIN, CallArg, Ops, ParamArg, UOp, runtime
+from uopc import BOOL, F32, I32, INT_MAX, INT_MIN, CallArg, Ops, ParamArg, Ptr, UOp, interp, runtime
 from uopc.builder import signature_call
 from uopc.fold import fold
 from uopc.interp import evaluate
@@ -141,6 +142,29 @@ def fail(layer, seed, root, problem, env=None, batch=None, show=None):
     raise LayerFailure(message)
 
 
+def evaluator(root):
+    """evaluate(root, env) as a function of env, for a program evaluated at many inputs: the
+    interpreter's own walk, whose order (interp.outer_nodes) and table entries
+    (interp.EVALUATE) are looked up at the first call and kept, not looked up again at every
+    input, which halves the layers that evaluate one program at hundreds of inputs. The same
+    values and the same errors, in the same order of work (test_evaluator_is_evaluate); made
+    per program and dropped with it, so that no node lives longer than the layer holds it."""
+    walk = {}
+
+    def value(env):
+        if "steps" not in walk:  # at the first call, as evaluate does: the order, then the table
+            steps = [(node, interp.EVALUATE.get(node.op)) for node in interp.outer_nodes(root)]
+            walk["steps"] = None if any(step is None for _, step in steps) else steps
+        if walk["steps"] is None:
+            return evaluate(root, env)  # a memory op: evaluate refuses it, and says why
+        values = {}
+        for node, step in walk["steps"]:
+            values[node] = step(node, values, env)
+        return values[root]
+
+    return value
+
+
 def simplified_text(u) -> str:
     return "simplified:\n" + text_of(simplify(u))
 
@@ -174,10 +198,12 @@ def simplify_or_fail(layer, seed, root, fast_math=False):
         fail(layer, seed, root, guarded(lambda u: simplify(u, fast_math=fast_math) and None))
 
 
-def compare_values(layer, seed, root, simpler, env, want=None) -> int:
-    """One check: original (value `want` if known) and simplified agree at env (`same`)."""
+def compare_values(layer, seed, root, simpler, env, want=None, simpler_value=None) -> int:
+    """One check: original (value `want` if known) and simplified agree at env (`same`);
+    simpler_value: evaluator(simpler), from a caller that evaluates it at many inputs."""
     want = evaluate(root, env) if want is None else want
-    if not same(want, evaluate(simpler, env)):
+    got = evaluate(simpler, env) if simpler_value is None else simpler_value(env)
+    if not same(want, got):
         fail(layer, seed, root, value_problem(env), env, show=simplified_text)
     return 1
 
@@ -360,8 +386,11 @@ def layer_sound(programs=None, inputs=None) -> int:
         if simplify(simpler) is not simpler:
             fail("sound", seed, root, guarded(idempotence_problem), show=simplified_text)
         checks += 1
+        root_value, simpler_value = evaluator(root), evaluator(simpler)
         for _ in range(inputs):
-            checks += compare_values("sound", seed, root, simpler, rand_env(r, params))
+            env = rand_env(r, params)
+            checks += compare_values("sound", seed, root, simpler, env, root_value(env),
+                                     simpler_value)  # fmt: skip
     print(f"sound: rules that never fired in this layer: {never_fired(before)}")
     assert checks == programs * (1 + inputs), "sound: one check per program and one per input"
     state("sound_programs", programs)
@@ -428,8 +457,10 @@ def layer_special(programs=None, inputs=None) -> int:
         if simpler is root:
             continue  # an unchanged program cannot differ from itself
         changed += 1
+        root_value, simpler_value = evaluator(root), evaluator(simpler)
         for env in special_inputs(r, params, inputs):
-            checks += compare_values("special", seed, root, simpler, env)
+            checks += compare_values("special", seed, root, simpler, env, root_value(env),
+                                     simpler_value)  # fmt: skip
     print(f"special: {changed} of {programs} programs changed by simplify; {checks} checks")
     state("special_programs_changed", changed)
     state("special_programs_built", programs)
@@ -441,11 +472,12 @@ def compare_on_points(layer, seed, root, points) -> tuple:
     every point when simplify changed the program."""
     simpler = simplify_or_fail(layer, seed, root)
     checks = 0
+    root_value, simpler_value = evaluator(root), evaluator(simpler)
     for env in points:
-        value = evaluate(root, env)
+        value = root_value(env)
         checks += check_root_range(layer, seed, root, env, value)
         if simpler is not root:
-            checks += compare_values(layer, seed, root, simpler, env, value)
+            checks += compare_values(layer, seed, root, simpler, env, value, simpler_value)
     return checks, simpler is not root
 
 
@@ -516,12 +548,13 @@ def changed_parts(layer, seed, root) -> list:
     return parts
 
 
-def compare_parts(seed, root, parts, env) -> int:
-    """The root's range, and every changed part against its simplified form, at env."""
-    wrapped, _ = node_values(root, env)  # the contract's value of every node, in one pass
+def compare_parts(seed, root, parts, env, order=None) -> int:
+    """The root's range, and every changed part against its simplified form, at env. parts:
+    (part, simplified part, evaluator of the simplified part); order: root.toposort()."""
+    wrapped, _ = node_values(root, env, order)  # the contract's value of every node, in one pass
     checks = check_root_range("overflow", seed, root, env, wrapped[root])
-    for part, simpler in parts:
-        if not same(wrapped[part], evaluate(simpler, env)):
+    for part, _, simpler_value in parts:
+        if not same(wrapped[part], simpler_value(env)):
             number = root.toposort().index(part)
             print(f"overflow: the program of seed {seed}, whose part %{number} fails:")
             print(text_of(root))
@@ -560,8 +593,10 @@ def layer_overflow(programs=None) -> int:
             root, params = gen_index_program(r, ranges)
         parts = changed_parts("overflow", seed, root)
         changed += any(part is root for part, _ in parts)
+        parts = [(part, simpler, evaluator(simpler)) for part, simpler in parts]
+        order = root.toposort()  # node_values walks it at every point
         for env in overflow_points(r, params):
-            checks += compare_parts(seed, root, parts, env)
+            checks += compare_parts(seed, root, parts, env, order)
     print(f"overflow: {changed} of {programs} programs changed by simplify; {checks} checks")
     return checks
 
@@ -583,15 +618,16 @@ EXACT = {
 NORMALISE = {I32: int, F32: lambda v: f32(float(v)), BOOL: bool}
 
 
-def node_values(root, env):
-    """Every node's contract (wrapped) value and its exact value, in toposort order.
+def node_values(root, env, order=None):
+    """Every node's contract (wrapped) value and its exact value, in toposort order (order:
+    root.toposort(), from a caller that walks one program at many inputs).
 
     Only i32 nodes have an exact value of their own: bools and floats cannot wrap, and the
     range table marks every comparison and every cast to bool safe, so for them (and for a
     cast from f32, which saturates) the exact value is the contract's.
     """
     wrapped, exact = {}, {}
-    for u in root.toposort():
+    for u in root.toposort() if order is None else order:
         if u.op is Ops.CONST:
             wrapped[u] = u.arg
         elif u.op is Ops.PARAM:
@@ -606,11 +642,13 @@ def node_values(root, env):
     return wrapped, exact
 
 
-def range_violations(root, env):
-    """(range checks, safe checks, first violation or None) over every int/bool node."""
-    wrapped, exact = node_values(root, env)
+def range_violations(root, env, order=None):
+    """(range checks, safe checks, first violation or None) over every int/bool node; order:
+    root.toposort(), from a caller that checks one program at many inputs."""
+    order = root.toposort() if order is None else order
+    wrapped, exact = node_values(root, env, order)
     in_range = on_safe = 0
-    for number, u in enumerate(root.toposort()):
+    for number, u in enumerate(order):
         if u.dtype not in (I32, BOOL):
             continue
         in_range += 1
@@ -642,9 +680,10 @@ def layer_ranges(programs=None, inputs=None) -> int:
         seed = SEED_BASE["ranges"] + n
         r = random.Random(seed)
         root, params = ranges_program(r, n)
+        order = root.toposort()
         for _ in range(inputs):
             env = rand_env(r, params)
-            in_range, on_safe, problem = range_violations(root, env)
+            in_range, on_safe, problem = range_violations(root, env, order)
             if problem is not None:
                 fail("ranges", seed, root, ranges_problem(env), env)
             checks += in_range + on_safe
@@ -1130,6 +1169,47 @@ def test_render_vs_interp():
 @pytest.mark.needs_clang
 def test_render_zero_divisor():
     report_layer("zerodiv", layer_zerodiv)
+
+
+# The layers' own evaluator: the interpreter's values and errors, input after input.
+
+
+def outcome(value_of, env):
+    """("value", the value) or ("error", its type and text): what one evaluation gave."""
+    try:
+        return ("value", value_of(env))
+    except Exception as error:
+        return ("error", type(error).__name__, str(error))
+
+
+def agree(a, b) -> bool:
+    return a[0] == b[0] == "value" and same(a[1], b[1]) or a[0] == b[0] == "error" and a == b
+
+
+def evaluator_cases():
+    """(program, inputs): random programs, calls of them on other arguments, an unbound input
+    and an input outside int32 (evaluate raises), and a load from a buffer added to an input
+    (evaluate refuses the buffer, an op its table does not hold)."""
+    for seed in range(60):
+        r = random.Random(seed)
+        root, params = gen_program(r, ranges=seed % 2 == 1)
+        envs = [rand_env(r, params) for _ in range(8)] + [{}, {0: 2**40, 1: 1.0, 2: True}]
+        yield root, envs
+        call = UOp(Ops.CALL, (root, *call_arguments(r, root)), CallArg("f"))
+        yield call, envs
+    buffer = UOp(Ops.BUFFER, (), ParamArg(1, Ptr(I32, 2)))
+    load = UOp(Ops.LOAD, (UOp(Ops.INDEX, (buffer, UOp.const(0))),))
+    yield _param(0, I32) + load, [{0: 1}]
+
+
+def test_evaluator_is_evaluate():
+    """evaluator(root)(env) gives evaluate(root, env), values and errors, at every input."""
+    for root, envs in evaluator_cases():
+        value_of = evaluator(root)
+        for env in envs:
+            want = outcome(functools.partial(evaluate, root), env)
+            got = outcome(value_of, env)
+            assert agree(want, got), f"{text_of(root)}\nat {env}: evaluate {want}, evaluator {got}"
 
 
 # The shrinker itself: a failure report is only as good as the program it shows.
