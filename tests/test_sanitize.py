@@ -48,7 +48,13 @@ BOOL_INPUTS = (False, True)
 INPUTS = {I32: I32_INPUTS, F32: F32_INPUTS, BOOL: BOOL_INPUTS}
 ZERO = {BOOL: False, I32: 0, F32: 0.0}
 ROTATIONS = 8  # fillings of a memory function's buffers
-CHUNK = 60  # functions per C file
+# Programs per C file, by seed: value programs compile quickly, memory programs (loads and
+# stores under ASan) about ten times more slowly. Small files, each of the same seeds in every
+# run, so that a change to one program's C (a planted bug's) compiles its own file again and no
+# other; one file of 60 functions took longer than its parts, and a program that simplify
+# leaves unchanged (one function fewer) no longer moves every later function into another file.
+VALUE_SEEDS_PER_FILE = 10
+MEMORY_SEEDS_PER_FILE = 4
 
 
 def flags(wrap: bool = True) -> list[str]:
@@ -363,27 +369,44 @@ def memory_units(seed: int) -> list[Unit]:
 
 def sanitize() -> int:
     """Every program's C run under ASan and UBSan; returns the number of sanitized calls."""
-    units = []
+    files = [[]]
     for bounded in (False, True):
         call = value_call(every_op(bounded), f"every_op_{'bounded' if bounded else 'wide'}")
         label = f"every op, {'x in [0, 100]' if bounded else 'no ranges'}"
-        units.append(Unit(label, call, dumps(call, label), inputs=value_inputs(call)))
-    for seed in range(protocol.size(8, 150)):
-        units += value_units(seed)
-    for seed in range(protocol.size(4, 50)):
-        units += memory_units(seed)
-    # one file per CHUNK functions: a quick run is one compilation; a full run's files are
-    # compiled two at a time (one huge file compiles more slowly than its parts, and serially)
-    harnesses = [build_harness(units[k : k + CHUNK]) for k in range(0, len(units), CHUNK)]
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        outcomes = list(pool.map(lambda h: run_harness(h, flags()), harnesses))
-    checks = sum(require_clean(h, o) for h, o in zip(harnesses, outcomes, strict=True))
+        files[0].append(Unit(label, call, dumps(call, label), inputs=value_inputs(call)))
+    files += by_seeds(value_units, protocol.size(8, 150), VALUE_SEEDS_PER_FILE)
+    files += by_seeds(memory_units, protocol.size(4, 50), MEMORY_SEEDS_PER_FILE)
+    harnesses = [build_harness(units) for units in files]
+    checks = checked_in_order(harnesses)
+    units = sum(len(units) for units in files)
     print(
-        f"sanitize: {len(units)} functions in {len(harnesses)} executables, "
+        f"sanitize: {units} functions in {len(harnesses)} executables, "
         f"{checks} sanitized calls, no report"
     )
     protocol.report("pipeline", "sanitize", checks)
     return checks
+
+
+def by_seeds(make, seeds: int, per_file: int) -> list[list[Unit]]:
+    """The units of programs 0 to seeds - 1 (make(seed) -> units), per_file programs a file."""
+    return [
+        [unit for seed in range(first, min(first + per_file, seeds)) for unit in make(seed)]
+        for first in range(0, seeds, per_file)
+    ]
+
+
+def checked_in_order(harnesses: list[Harness]) -> int:
+    """The sanitized calls of every harness, each compiled and run two at a time and checked
+    in order (require_clean). The first unclean one stops the run: the files not started yet
+    are never compiled, and the report is that first failing file's, as when all had run."""
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        futures = [pool.submit(run_harness, harness, flags()) for harness in harnesses]
+        try:
+            pairs = zip(harnesses, futures, strict=True)
+            return sum(require_clean(harness, future.result()) for harness, future in pairs)
+        finally:
+            for future in futures:
+                future.cancel()
 
 
 @pytest.mark.layer("sanitize")
