@@ -3,11 +3,13 @@
 Beyond the book (its known limit 6): random value programs (`common.gen_program`, every second
 one with a declared range on the i32 parameter, so that the plain C `/` and `%` appear) and
 small memory programs (built with `Builder`; every index a constant or a loaded int reduced by
-FLOORMOD by the buffer's size) are rendered as built and simplified, and all their functions go
-into one C file with a `main` that calls each on special inputs (INT_MIN, -1, 0, INT_MAX, nan,
-±inf, ±0.0, ...; buffers filled from such lists in several rotations). The file is compiled with
-the runtime's flags plus `-fsanitize=undefined,address -fno-sanitize-recover=all -g` into an
-executable; the run must exit cleanly, print no sanitizer report, and make every call it should.
+FLOORMOD by the buffer's size) are rendered as built and simplified, and their functions go
+into C files of a few programs each, each file with a `main` that calls each function on special
+inputs (INT_MIN, -1, 0, INT_MAX, nan, ±inf, ±0.0, ...; buffers filled from such lists in several
+rotations). Each file is compiled with the runtime's flags plus `-fsanitize=undefined,address
+-fno-sanitize-recover=all -g` into an executable; each run must exit cleanly, print no sanitizer
+report, and make every call it should. The files are checked in order, and the first that fails
+ends the layer.
 
 A check is one call of one function on one input (or one filling of the buffers) that ran under
 the sanitizers without a report; the harness counts its calls so that the count is the real one.
