@@ -994,7 +994,8 @@ def main(argv=None) -> int:
     everything = [None, mutants.CONTROL, *(mutant for _, mutant in chosen)]
     hints = read_hints(options.hints)
     seed_hints(hints, Path(options.cells), everything[2:])
-    results, counts = run_rows(everything, letters, options, others)
+    with mutants.bytecode_cache():
+        results, counts = run_rows(everything, letters, options, others)
     baseline, control, results = results[0], results[1], results[2:]
 
     problems = []

@@ -40,6 +40,7 @@ suite does.
 import argparse
 import concurrent.futures
 import contextlib
+import itertools
 import json
 import multiprocessing
 import os
@@ -60,6 +61,7 @@ PACKAGE = REPO / "uopc"
 FIRST_FILES = ("test_rules_unit.py", "test_pipeline.py", "test_memory.py")
 NOT_RUN = ("test_mutants.py",)  # the planted-bug tests themselves
 TIMEOUT = 1800  # seconds for one pytest run; the quick suite takes about one minute
+PYCACHE = "UOPC_MATRIX_PYCACHE"  # a run's own bytecode cache, for its children (bytecode_cache)
 
 
 class Mutant(NamedTuple):
@@ -291,6 +293,7 @@ class Terminated(BaseException):
 
 
 HOLD = {"depth": 0, "pending": None}  # while depth > 0, a stop waits in pending
+FOLDERS = itertools.count()  # with the process id, a name no other folder of a run has had
 
 
 def _terminated(signum, frame):
@@ -313,7 +316,7 @@ def private_folder(prefix: str):
     made or removed waits until that is done: no folder is left made but not yet owned by the
     `finally`, or half removed."""
     HOLD["depth"] += 1
-    root = Path(tempfile.mkdtemp(prefix=prefix))
+    root = Path(tempfile.mkdtemp(prefix=f"{prefix}{os.getpid()}-{next(FOLDERS)}-"))
     try:
         _release()  # a stop that arrived meanwhile is raised here, inside the `try`
         yield root
@@ -323,6 +326,25 @@ def private_folder(prefix: str):
             shutil.rmtree(root, ignore_errors=True)
         finally:
             _release()
+
+
+@contextlib.contextmanager
+def bytecode_cache():
+    """A bytecode cache that the children of one run share and that goes with the run: each
+    module is compiled once a run, not once a child (pytest's rewriting of the test files was
+    nearly half of each P cell). It holds the bytecode of this checkout's files, of Python's
+    and of the copies; no copy's path is used twice in a run (private_folder), so no child
+    reads bytecode made from another copy's file, and none outlives the run."""
+    with private_folder("uopc-pycache-") as folder:
+        before = os.environ.get(PYCACHE)
+        os.environ[PYCACHE] = str(folder)  # child_env passes it on; pool workers inherit it
+        try:
+            yield folder
+        finally:
+            if before is None:
+                os.environ.pop(PYCACHE, None)
+            else:
+                os.environ[PYCACHE] = before
 
 
 def clean_up_on_signals() -> None:
@@ -454,7 +476,11 @@ def child_env(copy_root: Path, full: bool, extra: dict | None = None) -> dict:
     env["UOPC_TESTED_COPY"] = str(copy_root / "uopc")  # on purpose: book/own_tree.py allows it
     env["UOPC_CACHE"] = shared_cache()
     env["UOPC_FULL"] = "1" if full else "0"
-    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    if os.environ.get(PYCACHE):  # the run's own cache (bytecode_cache), written as it goes
+        env["PYTHONPYCACHEPREFIX"] = os.environ[PYCACHE]
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+    else:  # verify/mutants.py's own runs: no bytecode written anywhere
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
     env.update(extra or {})
     return env
 
