@@ -11,7 +11,9 @@ tree), and one fresh Python process per mutant imports the copy (cwd = the tempo
 PYTHONPATH = the copy first) and calls the layer functions one after the other, catching each
 layer's failure: a layer *catches* the mutant when it raises (a failed check or any error,
 a crash or a time-out included). Mutants run two at a time. All runs share one compiled-C
-cache, which is keyed by the C source: only mutants that change the C produce new libraries.
+cache, which is keyed by the C source: only mutants that change the C produce new libraries;
+the children of one run share one bytecode cache, which goes with the run
+(mutants.bytecode_cache).
 
 Columns: the book's twelve layers A to L, then three beyond the book: M semantics (the value
 contract against NumPy and against the C reference), S sanitize (the generated C under UBSan
@@ -211,8 +213,9 @@ LAYER_TIMEOUT = 600  # seconds for one layer of one mutant before it counts as f
 COMPILE_SECONDS = 120  # the layers' UOPC_COMPILE_TIMEOUT: seconds per 1,000 lines of C
 MARK = "@@LAYER"  # the child's result lines start with this
 # The unmutated copy's columns that take longest, started first when no earlier run has timed
-# them (seconds at full size, roughly): the whole other suite, then the layers that run long.
-FIRST_GUESS = {"P": 300.0, "E": 60.0, "F": 60.0, "S": 40.0, "D": 20.0, "M": 20.0, "H": 10.0}
+# them (seconds at full size, roughly): the whole other suite (the control's), then the layers
+# that run long (S compiles every sanitized file of an empty C cache).
+FIRST_GUESS = {"P": 150.0, "S": 40.0, "E": 15.0, "F": 15.0, "D": 5.0, "M": 5.0, "H": 4.0}
 
 
 # ---------------------------------------------------------------------------------------------
