@@ -23,7 +23,7 @@ from uopc.fold import FOLD, INLINE
 from uopc.further import FURTHER
 from uopc.rewrite import PatternMatcher, RewriteLimit
 from uopc.speed import walk as quick
-from uopc.speed.matcher import CompiledMatcher
+from uopc.speed.matcher import ByDtype, CompiledMatcher
 from uopc.symbolic import FAST, SYM
 from uopc.textfmt import dumps
 
@@ -38,14 +38,14 @@ MATCHERS: dict = {}  # one compiled matcher per rule list: compiling one takes m
 
 
 def fresh_matcher(rules) -> CompiledMatcher:
-    """The compiled matcher of rules, its fired counter emptied and its own functions restored."""
+    """The compiled matcher of rules, its fired counter emptied and its own functions restored
+    (those of each op, and those of each op and dtype, which the quick walk calls)."""
     key = tuple(id(r) for r in rules)
     if key not in MATCHERS:
         pm = CompiledMatcher(rules)
-        MATCHERS[key] = (pm, rules, dict(pm.compiled))  # the list kept, so its ids stay its own
-    pm, _rules, functions = MATCHERS[key]
+        MATCHERS[key] = (pm, rules, pm.compiled, pm.by_dtype)  # the list kept: ids its own
+    pm, _rules, pm.compiled, pm.by_dtype = MATCHERS[key]
     pm.fired.clear()  # the generated functions count into this very Counter
-    pm.compiled = dict(functions)
     return pm
 
 
@@ -68,8 +68,14 @@ def walk_record(walk, rules, root, limit=None):
         return ask
 
     # the plain walk asks through pm.rewrite, which calls pm.compiled[op]; the quick walk calls
-    # pm.compiled[op] itself: logging each op's function logs both walks' questions
+    # the function of the node's op and dtype itself (pm.by_dtype, made for pm.compiled):
+    # logging both kinds logs both walks' questions
+    _made, by_dtype = pm.by_dtype
     pm.compiled = {op: logged(function) for op, function in pm.compiled.items()}
+    pm.by_dtype = (pm.compiled, {
+        op: ByDtype({dtype: logged(f) for dtype, f in functions.items()}, pm.compiled[op])
+        for op, functions in by_dtype.items()
+    })  # fmt: skip
     try:
         result = walk(root, pm, None, limit)
         outcome = (name(result), text(result))

@@ -24,7 +24,7 @@ import gc
 from ..rewrite import BASE_LIMIT, LIMIT_PER_NODE, RewriteLimit
 from ..rewrite import _rewrite_to_fixed_point as plain_walk
 from ..uop import UOp
-from .matcher import compiled_functions, rewrite
+from .matcher import compiled_functions, functions_by_dtype, rewrite
 from .node import BUCKETS, IS_ALU, build_once, by_value
 
 
@@ -63,14 +63,17 @@ def rebuild_two(node, a, b, new_a, new_b):
 
 
 def asks_by_value(pm) -> list:
-    """pm's compiled function of each op by the op's value, None for a quiet op (node.by_value
-    says why), made once for each set of compiled functions pm holds and kept on pm."""
+    """pm's compiled functions of each op by the op's value, each a ByDtype (dtype -> function),
+    None for a quiet op (node.by_value says why), made once for each set of compiled functions
+    pm holds and kept on pm."""
+    own = pm.__dict__
+    made = own.get("asks")
+    if made is not None and made[0] is own.get("compiled"):  # (asked once per walk: kept short)
+        return made[1]
     functions = compiled_functions(pm)
-    made = vars(pm).get("asks")
-    if made is None or made[0] is not functions:
-        asks = by_value({op: f for op, f in functions.items() if op not in pm.quiet})
-        made = pm.asks = (functions, asks)
-    return made[1]
+    asked = {op: f for op, f in functions_by_dtype(pm).items() if op not in pm.quiet}
+    pm.asks = (functions, by_value(asked))
+    return pm.asks[1]
 
 
 class Count:
@@ -95,24 +98,24 @@ class Count:
         return BASE_LIMIT + LIMIT_PER_NODE * len(seen)
 
 
+def over(steps: int, limits: list, limit, root, pm) -> None:
+    """Called by walk when steps passes the limit so far, limits[0]: as the plain walk, scale
+    it (counting root's nodes only as far as steps needs, in the Count kept as limits[1]), and
+    stop past the limit of root's whole graph."""
+    if limit is None:
+        if limits[1] is None:
+            limits[1] = Count(root)  # made here: most walks never pass BASE_LIMIT
+        limits[0] = limits[1].limit_beyond(steps)
+    if steps > limits[0]:
+        busiest = pm.fired.most_common(3)
+        raise RewriteLimit(f"more than {limits[0]} rewrite steps; busiest rules: {busiest}")
+
+
 def walk(root, pm, ctx, limit):
     """The quicker walk itself, for a matcher whose rewrite is the compiled one.
 
     One long function: its speed comes from keeping the loop's names local."""
     limits = [BASE_LIMIT if limit is None else limit, None]  # the limit so far, the Count
-
-    def over(steps: int) -> bool:
-        """Called when steps passes the limit: as the plain walk, scale it (counting root's
-        nodes only as far as steps needs), and stop past the limit of root's whole graph."""
-        if limit is None:
-            if limits[1] is None:
-                limits[1] = Count(root)  # made here: most walks never pass BASE_LIMIT
-            limits[0] = limits[1].limit_beyond(steps)
-        if steps > limits[0]:
-            busiest = pm.fired.most_common(3)
-            raise RewriteLimit(f"more than {limits[0]} rewrite steps; busiest rules: {busiest}")
-        return False
-
     final: dict = {}  # every node finished so far -> its final form
     steps, cap = 0, limits[0]
     ask = asks_by_value(pm)  # each op's compiled function, called directly
@@ -136,7 +139,7 @@ def walk(root, pm, ctx, limit):
                         if s not in final:
                             steps += 1
                             if steps > cap:
-                                over(steps)
+                                over(steps, limits, limit, root, pm)
                                 cap = limits[0]
                             final[s] = s
                     srcs_done = False
@@ -149,7 +152,7 @@ def walk(root, pm, ctx, limit):
                                 break
                             steps += 1
                             if steps > cap:
-                                over(steps)
+                                over(steps, limits, limit, root, pm)
                                 cap = limits[0]
                             final[s] = s
                         first += 1
@@ -177,11 +180,11 @@ def walk(root, pm, ctx, limit):
                 if rebuilt in final:  # met before, under another name
                     final[node] = final[rebuilt]
                     break
-            function = ask[rebuilt.op._value_]
-            replacement = None if function is None else function(rebuilt, ctx)
+            functions = ask[rebuilt.op._value_]
+            replacement = None if functions is None else functions[rebuilt.dtype](rebuilt, ctx)
             steps += 1
             if steps > cap:
-                over(steps)
+                over(steps, limits, limit, root, pm)
                 cap = limits[0]
             if replacement is None:
                 final[node] = final[rebuilt] = rebuilt
