@@ -282,12 +282,15 @@ def test_the_forget_twin_drops_what_the_plain_one_drops():
     for key in [(1, 2), ("int", 7), ()]:
         for replaced in (False, True):
             outcomes = []
-            for function in (uop._forget, twins.forget):
+            for function in (uop._forget, twins.forget, "callback"):
                 ref, newer = SimpleNamespace(key=key), SimpleNamespace(key=key)
                 bucket = {key: newer if replaced else ref, "other": ref}
-                function(bucket, ref)
+                if function == "callback":  # the bucket's own, made by forget_in
+                    twins.forget_in(bucket)(ref)
+                else:
+                    function(*((bucket, ref) if function is uop._forget else (ref, bucket)))
                 outcomes.append(sorted(map(repr, bucket)) + [bucket.get(key) is newer])
-            assert outcomes[0] == outcomes[1], (key, replaced, outcomes)
+            assert outcomes[0] == outcomes[1] == outcomes[2], (key, replaced, outcomes)
     x = param(0, I32)
     constant = UOp.const(123_457)
     node = twins.new(UOp, Ops.ADD, (x, constant))
@@ -295,3 +298,30 @@ def test_the_forget_twin_drops_what_the_plain_one_drops():
     assert bucket[(x, constant)]() is node
     del node
     assert (x, constant) not in bucket
+
+
+def test_the_twins_without_the_class_call_build_what_the_class_call_builds():
+    """UOp.const's and UOp._binary's twins call UOp.__new__ where the plain ones call the class:
+    the same node object, or the same error, for constants of every kind and for every binary
+    op over nodes, plain numbers and things that are neither."""
+    from uopc import speed
+
+    plain_const = speed.plain(UOp, "const").__func__
+    plain_binary = speed.plain(UOp, "_binary")
+    values = [0, 1, -1, 2**31 - 1, 2**31, -(2**31) - 1, True, False, 0.0, -0.0, 1.5]
+    values += [float("nan"), float("inf"), None, "text", [1], I32]
+    for value in values:
+        quick, plain = outcome(twins.const, value), outcome(plain_const, value)
+        assert quick[0] == plain[0] and (quick[1] is plain[1] or quick == plain), value
+    nodes = [*stand_ins(), UOp.const(3), UOp.const(2.5), UOp.const(True)]
+    others = [*nodes, *values]
+    checked = 0
+    for op in [*ALU, Ops.STORE, Ops.INDEX]:
+        for node in nodes:
+            for other in others:
+                quick = outcome(twins._binary, node, op, other)
+                plain = outcome(plain_binary, node, op, other)
+                assert quick[0] == plain[0], (op, node, other)
+                assert quick[1] is plain[1] or quick == plain, (op, node, other)
+                checked += quick[0] == "value"
+    assert checked > 50  # the valid nodes among those mixes
