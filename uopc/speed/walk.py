@@ -20,6 +20,7 @@ in its own way (a tracer that overrides `rewrite`) is walked by the plain walk.
 """
 
 import gc
+import sys
 
 from ..rewrite import BASE_LIMIT, LIMIT_PER_NODE, RewriteLimit
 from ..rewrite import _rewrite_to_fixed_point as plain_walk
@@ -111,15 +112,91 @@ def over(steps: int, limits: list, limit, root, pm) -> None:
         raise RewriteLimit(f"more than {limits[0]} rewrite steps; busiest rules: {busiest}")
 
 
+# How deep `walk` goes by calling itself before it hands a node's graph to `loop`, and how many
+# frames it leaves free below Python's recursion limit for the rules and what they call.
+MAX_DEPTH = 100
+HEADROOM = 200
+
+
 def walk(root, pm, ctx, limit):
     """The quicker walk itself, for a matcher whose rewrite is the compiled one.
 
-    One long function: its speed comes from keeping the loop's names local."""
+    Each node is walked by a call of `visit`, which calls itself for each source that needs a
+    walk and for a rule's replacement: the same order as the plain walk's stack, without the
+    stack (its tuples, pushes and pops cost more than the calls on graphs of a few dozen
+    nodes). Past MAX_DEPTH calls deep, and on a stack already too deep for that, a node's graph
+    is walked by `loop`, the same walk with a stack of its own, sharing `final` and the steps."""
     limits = [BASE_LIMIT if limit is None else limit, None]  # the limit so far, the Count
     final: dict = {}  # every node finished so far -> its final form
+    ask = asks_by_value(pm)  # each op's compiled functions by dtype, called directly
+    try:
+        sys._getframe(sys.getrecursionlimit() - MAX_DEPTH - HEADROOM)
+    except ValueError:  # room enough to call visit MAX_DEPTH deep
+        pass
+    else:
+        loop(root, final, ask, ctx, 0, limits, limit, root, pm)
+        return final[root]
     steps, cap = 0, limits[0]
-    ask = asks_by_value(pm)  # each op's compiled function, called directly
-    stack = [(root, False, None)]  # (node, its sources are done, None) or (node, None, pair)
+
+    def visit(node, depth):
+        """Walk node (not yet finished) and, at once, the replacement a rule gives for it."""
+        nonlocal steps, cap
+        src = node.src
+        rebuilt = node
+        if src:
+            if depth > MAX_DEPTH:
+                steps = loop(node, final, ask, ctx, steps, limits, limit, root, pm)
+                cap = limits[0]
+                return
+            for s in src:  # as the plain walk pops them: a quiet leaf is settled at once
+                if s not in final:
+                    if s.src or ask[s.op._value_] is not None:
+                        visit(s, depth + 1)
+                    else:
+                        steps += 1
+                        if steps > cap:
+                            over(steps, limits, limit, root, pm)
+                            cap = limits[0]
+                        final[s] = s
+            if len(src) == 2:
+                a, b = src
+                new_a, new_b = final[a], final[b]
+                if new_a is not a or new_b is not b:
+                    rebuilt = rebuild_two(node, a, b, new_a, new_b)
+            else:
+                new_src = tuple([final[s] for s in src])
+                if new_src != src:
+                    rebuilt = node.replace_src(new_src)
+            if rebuilt in final:  # met before, under another name
+                final[node] = final[rebuilt]
+                return
+        functions = ask[rebuilt.op._value_]
+        replacement = None if functions is None else functions[rebuilt.dtype](rebuilt, ctx)
+        steps += 1
+        if steps > cap:
+            over(steps, limits, limit, root, pm)
+            cap = limits[0]
+        if replacement is None:
+            final[node] = final[rebuilt] = rebuilt
+            return
+        if replacement not in final:
+            visit(replacement, depth + 1)
+        final[node] = final[rebuilt] = final[replacement]
+
+    try:
+        visit(root, 0)
+    finally:
+        visit = None  # (its closure holds visit itself: freed now, not by the collector)
+    return final[root]
+
+
+def loop(start, final, ask, ctx, steps, limits, limit, root, pm) -> int:
+    """Walk start's graph (start not yet finished) with a stack, as the plain walk does, with
+    fewer trips round the loop; the steps so far go in and the steps then come out.
+
+    One long function: its speed comes from keeping the loop's names local."""
+    cap = limits[0]
+    stack = [(start, False, None)]  # (node, its sources are done, None) or (node, None, pair)
     push, pop = stack.append, stack.pop
     while stack:
         node, srcs_done, pair = pop()
@@ -163,9 +240,11 @@ def walk(root, pm, ctx, limit):
                         ):
                             last -= 1
                         push((node, True, None))
-                        for s in src[last:first:-1]:
+                        while last > first:  # (src[last:first:-1], without the new tuple)
+                            s = src[last]
                             if s not in final:
                                 push((s, False, None))
+                            last -= 1
                         push((src[first], False, None))
                         break
                 if count == 2:
@@ -193,4 +272,4 @@ def walk(root, pm, ctx, limit):
             if replacement in final:
                 break
             node = replacement
-    return final[root]
+    return steps
