@@ -158,13 +158,18 @@ def walk(root, pm, ctx, limit):
                             over(steps, limits, limit, root, pm)
                             cap = limits[0]
                         final[s] = s
-            if len(src) == 2:
+            count = len(src)
+            if count == 2:
                 a, b = src
                 new_a, new_b = final[a], final[b]
                 if new_a is not a or new_b is not b:
                     rebuilt = rebuild_two(node, a, b, new_a, new_b)
+            elif count == 1:
+                new_a = final[src[0]]
+                if new_a is not src[0]:
+                    rebuilt = node.replace_src((new_a,))
             else:
-                new_src = tuple([final[s] for s in src])
+                new_src = tuple(map(final.__getitem__, src))  # (a list comprehension is a call)
                 if new_src != src:
                     rebuilt = node.replace_src(new_src)
             if rebuilt in final:  # met before, under another name
