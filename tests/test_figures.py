@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from book.producers import Figure
+
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "scripts" / "make_figures.py"
 SVG = "{http://www.w3.org/2000/svg}"
@@ -174,9 +176,12 @@ def load_script():
     return module
 
 
-def test_plots_are_skipped_without_benchmark_data(tmp_path, capsys):
-    assert load_script().plots(tmp_path / "missing.json", False) == {}
-    assert "plots skipped" in capsys.readouterr().out
+def test_a_figure_is_skipped_until_its_input_is_made(monkeypatch, capsys):
+    module = load_script()
+    plot = Figure("relu_ns.svg", "make_figures.relu_ns_figure", ("out/none.json",), graph=False)
+    monkeypatch.setattr(module, "FIGURES", (plot,))
+    assert module.figures(None) == {}
+    assert "no out/none.json (not made yet): relu_ns.svg skipped" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize(
@@ -193,7 +198,7 @@ def test_bad_data_file_is_an_error(tmp_path, data, message):
     if data is not None:
         path.write_text(data if isinstance(data, str) else json.dumps(data), encoding="utf-8")
     with pytest.raises(SystemExit) as done:
-        load_script().plots(path, True)
+        load_script().relu_ns_figure(path)
     assert message in str(done.value)
 
 
@@ -228,8 +233,10 @@ def test_a_failed_drawing_writes_nothing(tmp_path, monkeypatch):
     def broken():
         raise SystemExit("make_figures: dot failed on broken.svg: a planted failure")
 
-    graphs = {"relu.svg": lambda: "digraph { a; }\n", "broken.svg": broken}
-    monkeypatch.setattr(module, "GRAPHS", graphs)
+    draw = {"relu": lambda: "digraph { a; }\n", "broken": broken}
+    rows = (Figure("relu.svg", "make_figures.relu"), Figure("broken.svg", "make_figures.broken"))
+    monkeypatch.setattr(module, "FIGURES", rows)
+    monkeypatch.setattr(module, "drawer", lambda name: draw[name.split(".")[1]])
     monkeypatch.setattr(module, "both_palettes", lambda source: source)
     monkeypatch.setattr(module, "dot_svg", lambda source, name: f"<svg>{name}</svg>\n")
     monkeypatch.setattr(module, "stop_on_sigterm", lambda: None)  # pytest keeps its own
