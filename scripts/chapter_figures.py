@@ -328,28 +328,22 @@ def floats_fast() -> str:
     if strict is not original or fast.op is not Ops.CONST:
         fail("floats_fast.svg", f"simplify gave {strict} strict and {fast} fast")
     inputs = (2.0, first_changed_above_one(original), 0.0, math.inf, math.nan)
-    before = {u: [evaluate(u, {0: v}) for v in inputs] for u in strict.toposort()}
-    after = {fast: [evaluate(fast, {0: v}) for v in inputs]}
-    differ = [v for v, s, f in zip(inputs, before[strict], after[fast], strict=True)
+    values = {u: [evaluate(u, {0: v}) for v in inputs] for u in [*strict.toposort(), fast]}
+    differ = [v for v, s, f in zip(inputs, values[strict], values[fast], strict=True)
               if not same(s, f)]  # fmt: skip
     if differ != list(inputs[1:]):
         fail("floats_fast.svg", f"the two differ at {differ}, not at {inputs[1:]}")
-    product, below_one = before[strict], 1.0 - 2.0**-24  # the float32 just under 1.0
+    product, below_one = values[strict], 1.0 - 2.0**-24  # the float32 just under 1.0
     if fast.arg != 1.0 or product[1] != below_one or not all(map(math.isnan, product[2:])):
         fail("floats_fast.svg", f"the caption's values changed: {fast.arg}, {product}")
 
-    def notes(table, root):
-        def note(u):
-            if u.op is Ops.CONST and u is not root:
-                return []
-            return [short(v) for v in table[u]]
-
-        return note
+    def notes(u):  # every node's value at each input, one a line
+        return [short(v) for v in values[u]]
 
     shown = ", ".join(short(v) for v in inputs)
     lost = ", ".join(short(v) for v in differ)
-    strict_lines = graph_lines(strict, "s", notes(before, strict), {strict: WARN})
-    fast_lines = graph_lines(fast, "f", notes(after, fast), {fast: WARN})
+    strict_lines = graph_lines(strict, "s", notes, {strict: WARN})
+    fast_lines = graph_lines(fast, "f", notes, {fast: WARN})
     return finish(
         [
             NARROW,
@@ -358,6 +352,6 @@ def floats_fast() -> str:
             *panel("fast", "fast math: 1.0", fast_lines),
             note_box("lost", f"the two differ at\\nx = {lost}"),
             below(["key"], ["s0", "f0"]),
-            below([f"s{len(before) - 1}", "f0"], ["lost"]),
+            below([f"s{len(strict.toposort()) - 1}", "f0"], ["lost"]),
         ]
     )
