@@ -88,7 +88,7 @@ def fail(figure: str, what: str):
 F32_VALUE = 0.15625  # the value chapter 2 decodes by hand
 I32_PRODUCT = (46341, 46341)  # the smallest square past 2**31: chapter 2's last wrapped value
 BIT_WIDTH = 11  # points per bit: 32 bits and the borders stay under 360 points, so the 11 pt
-# text is still 11 px fitted to a 390 px phone (scripts/figure_checks.py)
+# text is still 11 px fitted to a 390 px phone (tests/test_figures.py)
 
 
 def cell(text, span: int = 1, fill: str = NODE_FILL, align: str = "CENTER") -> str:
