@@ -603,15 +603,13 @@ ALONE_WORDS = "orange: the only column that caught that bug"
 def read_matrix(path: Path) -> tuple[list[str], dict[str, str], list[tuple[str, list[bool]]]]:
     """(column letters, {letter: layer name}, [(bug, [caught per column])]) of the saved matrix,
     checked as the figure uses it: every row has a mark per column and its count is its marks."""
-    text = path.read_text(encoding="utf-8")
-    lines = text.splitlines()
+    lines = path.read_text(encoding="utf-8").splitlines()
     header = next((line for line in lines if line.startswith("planted bug")), None)
     if header is None:
         raise SystemExit(f"make_figures: no matrix header in {path}")
     letters = header.split()[2:-1]
-    start = lines.index(header) + 1
     rows = []
-    for line in lines[start:]:
+    for line in lines[lines.index(header) + 1 :]:
         found = MATRIX_ROW.match(line)
         if not found:
             break
