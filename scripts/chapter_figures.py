@@ -2,9 +2,9 @@
 
 Each builder computes its figure from the real code (the bits from struct, the values through
 the interpreter, the bindings from UPat.match, the graphs from the real rules) and stops the run
-(SystemExit) when the code no longer gives what the figure's caption says. Each is stacked in
-panels to read on a phone. The colours and the helpers below (head, finish, panel, graph_lines)
-are the one set every graph figure uses, make_figures.py's own included.
+(SystemExit) when the code no longer gives what the figure's caption says. Each is drawn
+narrow, stacked or in panels, to read on a phone. The colours and the helpers below (head,
+finish, panel, graph_lines) are the one set every graph figure uses, make_figures.py's too.
 """
 
 import math
