@@ -4,26 +4,13 @@ Why a hook: mkdocstrings (used for source/api.md) shows one object's source, wit
 own line numbers; mkdocs-gen-files could write a page per file, but nothing maintained links a
 listing's title to the region it was cut from, found again by its markers on every build.
 
-Source pages. On every build, each module of uopc/, each program of the short path
-(code/short/) and every other file that a page quotes a region of (a test, a demo) gets a page
-`source/<path>.html`, made from the file itself (File.generated; nothing is committed): the
-whole file as it is in the repository, its region marker comments included, so that its line
-numbers are the file's own; each line has the anchor `#L<number>` and its number links to it.
-`source/index.html` lists the files. The pages join the navigation after the entry
-`source/index.md` (a "Source" section at the end when the navigation has none). Each file's
-page names the pages of the book that quote it, and search finds its text, ranked below the
-chapters (SEARCH_BOOST), so a name leads to its definition.
-
-Links. A fenced block with a title whose only line includes a listing, an excerpt
-(`--8<-- "excerpts/uopc/uop/toposort.py"`, which scripts/make_excerpts.py cut from region
-toposort of uopc/uop.py), a region (`uopc/uop.py:toposort`) or a whole source file, gets its
-title turned into a link to the first line of that region on the file's Source page. The region
-is found again in the file by its marker lines on every build, so the link follows the file as
-it changes; an include whose region the file no longer has stops the build.
-
-The source text goes into its page after every other hook has seen the page (this hook is the
-last in mkdocs.yml), so the numbers hook never reads a file's `{{` and snippets is kept from
-reading its marker lines (each marker gets snippets' escape `;`, which snippets removes).
+Each module of uopc/, each program of code/short/ and every other file a page quotes gets a
+generated page, source/<path>.html: the file whole, markers included, so that its line numbers
+are the file's own, each line with the anchor `#L<number>`. The title of a fenced block that
+only includes a listing becomes a link to the first line of its region there; an include whose
+region the file no longer has stops the build. The source text goes in after every other hook
+has seen the page (this hook is the last in mkdocs.yml), so the numbers hook never reads a
+file's `{{`, and each marker line gets snippets' escape `;` so that snippets leaves it alone.
 """
 
 import ast
@@ -91,17 +78,14 @@ def regions(path: Path) -> dict[str, tuple[int, int]]:
 
 def listing_target(root: Path, target: str) -> tuple[str, str | None] | None:
     """(source file, region or None for the whole file) of an include, or None when the include
-    is not a listing (an output of out/, or a file without a page)."""
+    is not a listing (an output of out/, or a file without a page). The docs lint refuses a
+    region included as `path:name`: a region is quoted by its excerpt."""
     if target.startswith("excerpts/"):
         excerpt = Path(target).relative_to("excerpts")
         source = excerpt.parent.with_suffix(excerpt.suffix).as_posix()
         return (source, excerpt.stem) if (root / source).is_file() else None
-    path, _, region = target.partition(":")
-    if Path(path).suffix not in LANGUAGES or path.split("/")[0] not in QUOTED_DIRS:
-        return None
-    if not (root / path).is_file() or (region and not re.fullmatch(r"[a-z][-_0-9a-z]*", region)):
-        return None  # a missing file or a line range: snippets and the docs lint report those
-    return path, region or None
+    whole = Path(target).suffix in LANGUAGES and target.split("/")[0] in QUOTED_DIRS
+    return (target, None) if whole and (root / target).is_file() else None
 
 
 def quotations(root: Path, pages) -> dict[str, dict[str, str]]:
