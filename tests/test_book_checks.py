@@ -1,9 +1,10 @@
 """The book checks catch what they are for: each one passes on a small clean tree, then fails
 on one planted fault. Everything happens in temporary folders, never in the real tree.
 
-The checks are the scripts of scripts/ (save_output, make_excerpts --check, lint_docs,
+The checks are the scripts of scripts/ (save_output, make_excerpts --check, the docs lint,
 check_stale's comparisons, the mkdocs hook under `mkdocs build --strict`, check_html and
-the browser tests of tests/browser/); they run here as the book build runs them, in a child process.
+the browser tests of tests/browser/); they run here as the book build runs them, in a child process
+(the docs lint in this process: its findings are a list).
 """
 
 import html
@@ -20,6 +21,7 @@ from types import SimpleNamespace
 
 import check_stale  # scripts/, on the path by pytest's pythonpath (pyproject.toml)
 import pytest
+import test_docs_lint
 
 from book import producers, protocol
 
@@ -102,8 +104,10 @@ def make_book(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def lint(root: Path) -> subprocess.CompletedProcess:
-    return run(SCRIPTS / "lint_docs.py", "--root", root)
+def lint(root: Path) -> SimpleNamespace:
+    """The docs lint (tests/test_docs_lint.py) on the tree at root, read as a run of a command."""
+    found = test_docs_lint.problems(root)
+    return SimpleNamespace(returncode=int(bool(found)), stdout="\n".join(found))
 
 
 def plant(path: Path, old: str, new: str) -> None:
