@@ -21,9 +21,10 @@ from pathlib import Path
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 
+from book.files import FENCE
+
 PLACEHOLDER = re.compile(r"\{\{\s*n\.([A-Za-z0-9_]+)\s*(?::([^}]*?))?\s*\}\}")
 LEFTOVER = re.compile(r"\{\{\s*n\.")
-FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 CODE_SPAN = re.compile(r"(`+).+?\1")
 # In the prose, the characters that may start markup anywhere in a line, as character references:
 # Markdown (\ ` * _ [ ] < > &), attr_list and the placeholders ({ }), tables (|), pymdownx.caret
@@ -122,8 +123,8 @@ def replace(markdown: str, where: str) -> str:
     for line in markdown.split("\n"):
         opened = FENCE.match(line)
         in_code = fence is not None or opened is not None  # a fence line's title is not prose
-        if opened and (fence is None or opened.group(1).startswith(fence)):
-            fence = opened.group(1)[:3] if fence is None else None
+        if opened and (fence is None or opened.group(2).startswith(fence)):
+            fence = opened.group(2)[:3] if fence is None else None
         spans = [] if in_code else _code_spans(line)
 
         def put(match: re.Match, line=line, spans=spans, in_code=in_code) -> str:

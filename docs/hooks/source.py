@@ -22,7 +22,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 from mkdocs.utils import get_relative_url
 
-from book.files import REGION_DIRS
+from book.files import FENCE, INCLUDE_LINE, REGION_DIRS
 
 SECTIONS = (  # (nav label, the folder, glob) of the files that always have a page
     ("uopc/", "uopc", "*.py"),
@@ -36,8 +36,6 @@ INDEX = "source/index.md"
 API = "source/api.md"  # the API reference, a page of its own (mkdocstrings), when there is one
 MARKER = re.compile(r"(?:#|//)\s*--8<-- \[(start|end):([a-z][-_0-9a-z]*)\]")
 SNIPPET_MARK = re.compile(r"-+8<-+")  # where snippets would read its notation
-INCLUDE = re.compile(r"""\s*-+8<-+\s+(["'])(.+?)\1\s*""")  # the whole line
-FENCE = re.compile(r"\s*(`{3,}|~{3,})(.*)")
 TITLE = re.compile(r"""\btitle=(["'])(.*?)\1""")
 FILENAME = re.compile(r'<span class="filename">(.*?)</span>', re.S)
 LINE_SPAN = re.compile(r'<span id="__span-0-(\d+)">')
@@ -98,7 +96,7 @@ def quotations(root: Path, pages) -> dict[str, dict[str, str]]:
         title = next((line[2:].strip() for line in text.splitlines() if line.startswith("# ")),
                      page.src_uri)  # fmt: skip
         for line in text.splitlines():
-            match = INCLUDE.fullmatch(line)
+            match = INCLUDE_LINE.fullmatch(line)
             listing = match and listing_target(root, match.group(2))
             if listing:
                 found.setdefault(listing[0], {})[page.src_uri] = title
@@ -248,15 +246,15 @@ def titled_listings(markdown: str) -> list[tuple[str, str]]:
     found, lines = [], markdown.split("\n")
     for number, line in enumerate(lines):
         opened = FENCE.fullmatch(line)
-        title = opened and TITLE.search(opened.group(2))
+        title = opened and TITLE.search(opened.group(3))
         if not title:
             continue
         targets = []
         for inside in lines[number + 1 :]:
             closing = FENCE.fullmatch(inside)
-            if closing and closing.group(1).startswith(opened.group(1)):
+            if closing and closing.group(2).startswith(opened.group(2)):
                 break  # a closing fence (an opening one has a title, and is no include)
-            include = INCLUDE.fullmatch(inside)
+            include = INCLUDE_LINE.fullmatch(inside)
             if include:
                 targets.append(include.group(2))
             elif inside.strip():
