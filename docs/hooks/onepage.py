@@ -97,7 +97,6 @@ def included(page) -> bool:
 
 def on_nav(nav, config, files):
     STATE["pages"] = [page for page in nav.pages if included(page)]
-    STATE["nav"] = nav
     return nav
 
 
