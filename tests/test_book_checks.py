@@ -592,7 +592,8 @@ def test_committed_check_catches_uncommitted_outputs(tmp_path):
 def site_project(book: Path) -> Path:
     """The book's own mkdocs.yml and hook, with a navigation for the small book."""
     config = (REPO / "mkdocs.yml").read_text(encoding="utf-8")
-    config = config[: config.index("\nnav:")] + "\nnav:\n  - index.md\n  - short/one.md\n"
+    nav = "\nnav:\n  - index.md\n  - short/one.md\n  - book.md\n  - Source: [source/index.md]\n"
+    config = config[: config.index("\nnav:")] + nav
     (book / "mkdocs.yml").write_text(config, encoding="utf-8")
     shutil.copytree(REPO / "docs" / "hooks", book / "docs" / "hooks")
     shutil.copytree(REPO / "docs" / "assets", book / "docs" / "assets")

@@ -73,22 +73,8 @@ def on_startup(command, dirty):
 def on_files(files, config):
     files.append(File.generated(config, PAGE, content=STUB))
     files.append(File.generated(config, PDF, content=b""))  # printed after the build
-    nav = config.nav
-    if nav is not None and not _in_nav(nav):
-        nav.append(PAGE)
     STATE.update(html={}, pages=[])
     return files
-
-
-def _in_nav(items) -> bool:
-    for item in items:
-        if item == PAGE or (isinstance(item, dict) and PAGE in item.values()):
-            return True
-        if isinstance(item, dict):
-            children = next(iter(item.values()))
-            if isinstance(children, list) and _in_nav(children):
-                return True
-    return False
 
 
 def included(page) -> bool:

@@ -115,7 +115,7 @@ def first_docstring_line(path: Path) -> str:
 
 def add_to_nav(config, groups: list[tuple[str, list[str]]]) -> None:
     """The groups of source pages go at the end of the navigation's section that holds
-    `source/index.md`; without such a section, a "Source" section goes at the end."""
+    `source/index.md` (mkdocs.yml lists it, and `book.md`, where they belong)."""
     entries = [{label: [{Path(s).name: page_uri(s)} for s in files]} for label, files in groups]
 
     def insert(items) -> bool:
@@ -130,11 +130,8 @@ def add_to_nav(config, groups: list[tuple[str, list[str]]]) -> None:
                 return True
         return False
 
-    nav = config.nav
-    if nav is None:
-        return  # no nav: mkdocs lists every page itself
-    if not insert(nav):
-        nav.append({"Source": [INDEX, *entries]})
+    if config.nav is not None and not insert(config.nav):
+        raise PluginError(f"mkdocs.yml: no section of the nav lists {INDEX}")
 
 
 def on_files(files, config):
