@@ -1,7 +1,7 @@
-"""The book's machinery: what the programs, the tests and the build scripts share.
+"""The book's build: what the programs and the build scripts share to make the book.
 
 Not part of the compiler (`uopc` never imports it). It holds the output protocol (quoted
-blocks, stated numbers, the machine mark), the table of producers, and the program generators
-and references that the tests, demos, exercises and the planted-bug matrix all use. The
-command-line entry points stay in `scripts/`.
+blocks, stated numbers, the machine mark), the table of producers, the record of what each
+run used, and the check that a program runs its own tree's uopc. The command-line entry
+points stay in `scripts/`; the generators and the planted-bug harness are in `verify/`.
 """

@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 # The folders whose files may carry listing regions (start and end marker comments).
-REGION_DIRS = ("uopc", "book", "tests", "demos", "code", "scripts")
+REGION_DIRS = ("uopc", "book", "verify", "tests", "demos", "code", "scripts")
 # The allow-list of outputs and excerpts that no page includes, each with a reason.
 UNUSED_LIST = ROOT / "scripts" / "unused_outputs.txt"
 

@@ -12,7 +12,7 @@ beside them. The build, the tests and the demos call `require_own_uopc` first: i
 folders and the fix when that is not the tree's own `uopc/`.
 
 `PYTHONPATH=TREE` is the fix, and it is how a run picks its tree on purpose. The one other
-accepted case is a copy tested on purpose: the planted-bug harness (book/mutants.py) runs the
+accepted case is a copy tested on purpose: the planted-bug harness (verify/mutants.py) runs the
 suite against a changed copy of the package, and names that copy in UOPC_TESTED_COPY.
 
 The same holds for `book`, the build's own package: a program passes the root of the tree it

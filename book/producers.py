@@ -38,17 +38,17 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ("uopc/**/*.py",)  # the taught modules and the speed overlay
 # What every program of the book may import from book/: the output protocol, the sizes, the
 # generators and the check that it runs its own tree's uopc.
-SUPPORT = ("book/__init__.py", "book/protocol.py", "book/generators.py",
+SUPPORT = ("book/__init__.py", "book/protocol.py", "verify/__init__.py", "verify/generators.py",
            "book/own_tree.py")  # fmt: skip
 TEST_SUPPORT = (
     *SUPPORT,
-    "book/layers.py",
-    "book/shrink.py",
+    "verify/layers.py",
+    "verify/shrink.py",
     "tests/conftest.py",
     "tests/ref_ops.c",
 )
 # The planted-bug harness: its copy, its child runs and its matrix.
-HARNESS = ("book/mutants.py", "book/mutant_matrix.py", "book/coverage_lines.py",
+HARNESS = ("verify/mutants.py", "verify/mutant_matrix.py", "verify/coverage_lines.py",
            "tests/mutant_matrix.py")  # fmt: skip
 # The tests of the book's production rather than of the package: they run the book's programs
 # again as child programs, build the site, or check the build's own scripts. The build runs
@@ -58,7 +58,7 @@ BOOK_TESTS = (
     "test_bench.py", "test_book_checks.py", "test_build.py", "test_demos.py",
     "test_exercises.py", "test_figures.py", "test_numbers.py", "test_proofs.py",
     "test_summary.py", "test_mutants.py", "test_mutant_matrix.py", "test_producers.py",
-    "test_own_tree.py",
+    "test_own_tree.py", "test_docs_lint.py",
 )  # fmt: skip
 
 
@@ -144,9 +144,9 @@ DEMOS = (
 DEMO_INPUTS = {
     "ranges_table": ("demos/walkthrough.py",),  # its TracingMatcher
     "egraph": ("demos/run_demos.py",),  # its rules distribute and factor
-    "order": ("book/shrink.py",),
-    "fast_math": ("book/layers.py", "book/shrink.py"),
-    "integers": ("out/tests/mutant_matrix.txt", "out/tests/counts.txt", "book/layers.py"),
+    "order": ("verify/shrink.py",),
+    "fast_math": ("verify/layers.py", "verify/shrink.py"),
+    "integers": ("out/tests/mutant_matrix.txt", "out/tests/counts.txt", "verify/layers.py"),
     "verification": (
         "out/tests/mutant_matrix.txt",
         "out/tests/mutant_matrix_overlay.txt",
@@ -333,9 +333,9 @@ PRODUCERS = {row.name: row for row in all_producers()}
 @dataclass(frozen=True)
 class Figure:
     """One figure: its file under out/figures/, the function that draws it ("MODULE.NAME", a
-    module of scripts/), and the saved outputs it is drawn from (skipped, with a note, until
-    they exist). A *graph* returns a UOp or Graphviz source, which make_figures draws with the
-    book's palette; any other kind returns the SVG text itself."""
+    module of scripts/), and the saved outputs it is drawn from, in the order the function takes
+    their paths (skipped, with a note, until they exist). A *graph* returns a UOp or Graphviz
+    source, which make_figures draws with the book's palette; any other returns the SVG text."""
 
     name: str
     draw: str
@@ -369,8 +369,9 @@ FIGURES = (
     Figure("pipeline.svg", "make_figures.pipeline_svg", graph=False),
     Figure("tinygrad_map.svg", "make_figures.tinygrad_map_figure",
            ("out/bench/tinygrad_map/map.txt",), graph=False),
-    Figure("compile_times.svg", "make_figures.plots", ("out/bench/bench.json",), graph=False),
-    Figure("relu_ns.svg", "make_figures.plots", ("out/bench/bench.json",), graph=False),
+    Figure("compile_times.svg", "make_figures.compile_times_figure", ("out/bench/bench.json",),
+           graph=False),
+    Figure("relu_ns.svg", "make_figures.relu_ns_figure", ("out/bench/bench.json",), graph=False),
     Figure("mutant_matrix.svg", "make_figures.matrix_figure", ("out/tests/mutant_matrix.txt",),
            graph=False),
 )  # fmt: skip

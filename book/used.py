@@ -6,7 +6,7 @@ process of the run, children included) and BOOK_USED naming a file where each pr
 the repository files it read and the folders it scanned. After the run, `save` files the
 record in out/used.json (beside the outputs, one entry per program):
 
-    {"demos/order": {"files": ["book/generators.py", ..., "uopc/uop.py"], "hash": "...",
+    {"demos/order": {"files": ["verify/generators.py", ..., "uopc/uop.py"], "hash": "...",
                      "seconds": 9.6}, ...}
 
 `hash` is `used_hash` of those files when the run ended; the build reruns a program when the
@@ -46,7 +46,7 @@ def recording(env: dict, record: Path, root: Path, modules_only: bool = False) -
 
 
 def keep_recording(path_entries: list[str]) -> list[str]:
-    """A PYTHONPATH a program builds for its own children (book/mutants.py), with the recorder
+    """A PYTHONPATH a program builds for its own children (verify/mutants.py), with the recorder
     added last while a run is recorded, so that the children are recorded too."""
     if os.environ.get(RECORD_ENV):
         return [*path_entries, str(RECORD_DIR)]

@@ -12,7 +12,7 @@ Python puts `demos/` itself on the path, so this file is found beside them.
 - `claim(holds, what)` records a claim the demo prints; `finish()`, the last call of every
   `main`, makes the run fail (exit status 1, the false claims on stderr) if any was false, after
   everything has been printed.
-- `param(slot, dtype, vmin, vmax)` is book/generators.py's, the one helper for a PARAM node.
+- `param(slot, dtype, vmin, vmax)` is verify/generators.py's, the one helper for a PARAM node.
 - `state(key, value, meaning)` is book/protocol.py's: it files a number the book quotes.
 - `MACHINE` ends every printed line that depends on the machine, a tool's version or the clock.
 """
@@ -25,9 +25,9 @@ from book.own_tree import require_own_uopc
 ROOT = Path(__file__).resolve().parents[1]
 require_own_uopc(ROOT)  # this tree's uopc, or one line saying how to get it
 
-from book.generators import param  # noqa: E402  (after the check: it imports uopc)
 from book.protocol import MACHINE_MARK as MACHINE  # noqa: E402
 from book.protocol import block, state  # noqa: E402
+from verify.generators import param  # noqa: E402  (after the check: it imports uopc)
 
 __all__ = ["MACHINE", "ROOT", "block", "claim", "finish", "param", "state"]
 

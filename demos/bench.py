@@ -119,7 +119,7 @@ SOURCES = (
     "uopc/**/*.py",
     "demos/bench*.py",
     "demos/tinygrad_demo.py",
-    "book/generators.py",
+    "verify/generators.py",
     "book/protocol.py",
 )
 

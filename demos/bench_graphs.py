@@ -2,7 +2,7 @@
 
 One generator (`gen_term`) draws library-neutral index expressions; each library builds its own
 graph from them through a small adapter (`Uopc` here, `Tinygrad` in bench_tinygrad.py). With the
-uopc adapter the expressions give exactly the graphs of `book/generators.gen_index_program`
+uopc adapter the expressions give exactly the graphs of `verify/generators.gen_index_program`
 (checked by `same_as_common`). The reference value of every expression at every point of the
 domain is computed here with Python ints; the timed runs, the memory trace and the `graphs`
 block are here too.
@@ -20,13 +20,13 @@ import weakref
 
 from bench_clock import Clock, checked
 
-from book.generators import DIVISORS, INDEX_OPS, MULTIPLIERS, gen_index_program
 from book.protocol import MACHINE_MARK as MACHINE
 from uopc import I32, Ops, ParamArg, UOp, speed
 from uopc.further import simplify_further
 from uopc.interp import evaluate
 from uopc.symbolic import simplify
 from uopc.textfmt import dumps
+from verify.generators import DIVISORS, INDEX_OPS, MULTIPLIERS, gen_index_program
 
 RANGES = ((0, 7), (0, 7), (0, 7))  # i, j, k: 8 * 8 * 8 = 512 points, every one checked
 NAMES = ("i", "j", "k")
@@ -465,7 +465,7 @@ def count_nodes(lib, roots) -> dict:
 
 
 def same_as_common(expressions) -> None:
-    """The uopc adapter's graphs are exactly book/generators.gen_index_program's, seed by seed."""
+    """The uopc adapter's graphs are exactly verify/generators.gen_index_program's, seed by seed."""
     uopc = Uopc()
     for seed, expression in enumerate(expressions):
         theirs = gen_index_program(random.Random(seed), ranges=RANGES)[0]

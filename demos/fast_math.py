@@ -9,7 +9,7 @@ the book's sizes, so the first counterexample it prints is the one the layer rec
 
 - block `first`: that program's seed, size, inputs and both values; and each fast rule added
   alone to the strict rules, to name the one that changes the value;
-- block `shrunk`: the program shrunk (`book/shrink.py`) to the smallest that keeps the same
+- block `shrunk`: the program shrunk (`verify/shrink.py`) to the smallest that keeps the same
   kind of difference (NaN before, a finite number after), printed whole in the text format,
   read back with `loads`, and simplified strictly and with fast math.
 
@@ -24,13 +24,13 @@ import gc
 import math
 import sys
 
-from book import layers
-from book.shrink import candidates, shrink
 from uopc.interp import evaluate
 from uopc.rewrite import PatternMatcher, graph_rewrite
 from uopc.semantics import same
 from uopc.symbolic import FAST, default, simplify
 from uopc.textfmt import dumps, infix, loads
+from verify import layers
+from verify.shrink import candidates, shrink
 
 PROGRAMS, INPUTS = (layers.SIZES["fast"][name][1] for name in ("programs", "inputs"))
 

@@ -9,7 +9,7 @@ Quoted blocks, each after a marker line `@@ block NAME` that the book build stri
 - guards: the two inputs at which the split, without one of its guards, gives a wrong value;
 - matrix: the rows of the saved planted-bug matrix (out/tests/mutant_matrix.txt) that concern
   the integer rules and ranges, with its legend;
-- layers: the sizes of the exhaustive and overflow layers, read from book/layers.py;
+- layers: the sizes of the exhaustive and overflow layers, read from verify/layers.py;
 - never-fired: the default rules that fired in none of the saved test layers
   (the FIGURE lines of out/tests/counts.txt), and why.
 Every line is the same on every run. A printed claim that turns out false makes the program
@@ -23,13 +23,13 @@ import json
 import random
 import sys
 
-from book import generators as common
-from book import layers
 from uopc import I32, INT_MAX, INT_MIN, Ops, UOp
 from uopc.interp import evaluate
 from uopc.rewrite import PatternMatcher, graph_rewrite
 from uopc.symbolic import SYM, add_terms, default, quotient, simplify, split
 from uopc.textfmt import infix
+from verify import generators as common
+from verify import layers
 
 MATRIX = ROOT / "out" / "tests" / "mutant_matrix.txt"
 COUNTS = ROOT / "out" / "tests" / "counts.txt"

@@ -8,7 +8,7 @@ on a fixed sample of 74 inputs (the 8 corners of the ranges of i, j and k, and 6
 with a fixed seed); then the pairs are compared. One quoted block, `order`, after a marker line
 `@@ block NAME` that the book build strips. Every line is the same on every run.
 
-Then the differing programs are shrunk (`book/shrink.py`) to the smallest programs that keep a
+Then the differing programs are shrunk (`verify/shrink.py`) to the smallest programs that keep a
 difference: the smallest whose two results differ at all (block `smallest`), and the smallest on
 which each order gives the smaller graph (block `each-way`). Each is printed whole in the text
 format, taken back in with `loads` as a reader would, and simplified both ways again.
@@ -26,13 +26,13 @@ import random
 import sys
 from typing import NamedTuple
 
-from book.generators import gen_index_program
-from book.shrink import candidates, measure, shrink
 from uopc.interp import evaluate
 from uopc.rewrite import PatternMatcher, graph_rewrite
 from uopc.semantics import same
 from uopc.symbolic import default
 from uopc.textfmt import dumps, infix, loads
+from verify.generators import gen_index_program
+from verify.shrink import candidates, measure, shrink
 
 PROGRAMS = 600
 RANGES = ((0, 7), (0, 3), (-4, 5))  # i, j, k: the generator's own default ranges

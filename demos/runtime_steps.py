@@ -28,11 +28,11 @@ import sys
 import tempfile
 import textwrap
 
-from book.generators import buffer, load, ptr_param, store  # noqa: E402  (after _common)
 from uopc import F32, I32, CallArg, Ops, ParamArg, Ptr, UOp, UOpError, runtime
 from uopc.interp import evaluate
 from uopc.render import render
 from uopc.runtime import Buffer, CacheError, CompilerError, Program, compile_c
+from verify.generators import buffer, load, ptr_param, store  # noqa: E402  (after _common)
 
 NAMES: dict[str, str] = {}  # a real path or key -> how the output spells it
 TEMPORARY: list[str] = []  # the folders this demo made, removed at the end

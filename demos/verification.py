@@ -27,10 +27,10 @@ import random
 import re
 import sys
 
-from book.generators import FLT_MAX, SPECIAL_FLOAT, f32
 from uopc import F32
 from uopc.interp import evaluate
 from uopc.semantics import same
+from verify.generators import FLT_MAX, SPECIAL_FLOAT, f32
 
 MATRIX = ROOT / "out" / "tests" / "mutant_matrix.txt"
 OVERLAY_MATRIX = ROOT / "out" / "tests" / "mutant_matrix_overlay.txt"  # layers A-S, quick
@@ -41,7 +41,7 @@ SPREAD_DRAWS = 100_000
 
 def spread_float(r: random.Random) -> float:
     """A float drawn as rand_value draws its values that are not special: moderate ones and
-    ones of any exponent (book/generators.py), never from SPECIAL_FLOAT."""
+    ones of any exponent (verify/generators.py), never from SPECIAL_FLOAT."""
     if r.random() < 0.5:
         return f32(r.uniform(-1000.0, 1000.0))
     magnitude = f32((1.0 + r.random()) * 2.0 ** r.randint(-149, 127))

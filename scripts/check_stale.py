@@ -114,7 +114,7 @@ COMPANION_SOURCES = {
         "uopc/**/*.py",
         "demos/bench*.py",
         "demos/tinygrad_demo.py",
-        "book/generators.py",
+        "verify/generators.py",
         "book/protocol.py",
     ),
 }

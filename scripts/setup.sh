@@ -120,6 +120,10 @@ else
     if [[ -z $where ]]; then
         say "installing uopc (editable, from $repo)"
         "$py" -m pip install -q --no-deps -e .
+    elif [[ $where == "$repo/uopc" ]] && ! (cd / && "$py" -c 'import book, verify' 2>/dev/null); then
+        # an install made before a package joined pyproject.toml's list
+        say "reinstalling uopc (editable, from $repo): a package of this checkout was missing"
+        "$py" -m pip install -q --no-deps -e .
     elif [[ $where != "$repo/uopc" ]]; then
         say "uopc is installed from $where, not from this checkout; left as it is."
         say "run this checkout's code with PYTHONPATH=$repo (or move the install here:"

@@ -35,12 +35,12 @@ from dataclasses import dataclass, field
 import z3
 
 from book import protocol
-from book.generators import SPECIAL_FLOAT, SPECIAL_INT, rand_value
 from uopc.dtypes import BOOL, F32, I32, INT_MAX, INT_MIN
 from uopc.further import FURTHER as FURTHER_RULES
 from uopc.ops import Ops
 from uopc.semantics import eval_op, f32, floordiv, floormod, same
 from uopc.symbolic import FAST, SYM
+from verify.generators import SPECIAL_FLOAT, SPECIAL_INT, rand_value
 
 TIMEOUT = 60.0  # seconds per bit-vector or float claim
 INT_TIMEOUT = 120.0  # seconds per claim over mathematical integers (§10.3)

@@ -14,13 +14,13 @@ import random
 import pytest
 from test_rules_unit import CASES
 
-from book.generators import gen_index_program, gen_program
 from uopc import F32, I32, Ops, ParamArg, UOp, rewrite, speed
 from uopc.fold import FOLD, INLINE
 from uopc.rewrite import PatternMatcher, RewriteLimit, UPat, graph_rewrite, rule
 from uopc.speed.matcher import ARITY, CompiledMatcher, functions_by_dtype
 from uopc.symbolic import FAST, SYM
 from uopc.textfmt import dumps
+from verify.generators import gen_index_program, gen_program
 
 FULL = os.environ.get("UOPC_FULL") == "1"
 GRAPHS = 20_000 if FULL else 2_000  # random programs of each generator

@@ -27,7 +27,6 @@ from types import SimpleNamespace
 import pytest
 import test_pipeline
 
-from book.generators import gen_index_program
 from uopc import I32, INT_MAX, INT_MIN, Ops, ParamArg, UOp
 from uopc.dtypes import F32
 from uopc.fold import FOLD, INLINE, fold
@@ -37,6 +36,7 @@ from uopc.rewrite import PatternMatcher, graph_rewrite
 from uopc.semantics import same
 from uopc.symbolic import SYM, default, simplify
 from uopc.textfmt import dumps, infix
+from verify.generators import gen_index_program
 
 ROOT = Path(__file__).resolve().parents[1]
 C = UOp.const

@@ -35,10 +35,10 @@ from test_pipeline import (
 )
 
 from book import protocol
-from book.generators import SPECIAL_FLOAT, SPECIAL_INT, gen_program, rand_value
 from uopc import BOOL, F32, I32, INT_MAX, INT_MIN, Ops, ParamArg, UOp
 from uopc.interp import evaluate
 from uopc.semantics import f32, same
+from verify.generators import SPECIAL_FLOAT, SPECIAL_INT, gen_program, rand_value
 
 SEED_BASE = 900_000  # program n is built from random.Random(SEED_BASE + n)
 SIZES = {"programs": (60, 1200), "inputs": (12, 24)}  # (quick, full)

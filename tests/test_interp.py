@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from book import generators as common
 from book.protocol import size
 from uopc import BOOL, F32, I32, INT_MAX, INT_MIN, CallArg, Ops, ParamArg, Ptr, UOp, UOpError
 from uopc.builder import Builder, make_call
@@ -20,6 +19,7 @@ from uopc.ranges import param_bounds
 from uopc.semantics import same
 from uopc.symbolic import simplify
 from uopc.textfmt import dumps
+from verify import generators as common
 
 
 def param(slot, dtype, vmin=None, vmax=None):

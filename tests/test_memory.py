@@ -24,7 +24,6 @@ import random
 import pytest
 
 from book import protocol
-from book.generators import rand_value
 from uopc import F32, I32, INT_MAX, INT_MIN, Ops, UOp
 from uopc.builder import Builder, make_call
 from uopc.interp import run_call
@@ -33,6 +32,7 @@ from uopc.runtime import CTYPE, compile_c
 from uopc.semantics import f32, same
 from uopc.symbolic import simplify
 from uopc.textfmt import dumps
+from verify.generators import rand_value
 
 STEPS = 14
 GLOBALS = (F32, F32, I32)  # the dtypes of the buffers in argument slots 0, 1, 2

@@ -1,10 +1,10 @@
 """The matrix skips a cell only where its column cannot reach the planted bug: the skip logic of
-tests/mutant_matrix.py and book/coverage_lines.py is conservative (no mutant run, seconds)."""
+tests/mutant_matrix.py and verify/coverage_lines.py is conservative (no mutant run, seconds)."""
 
 import json
 import textwrap
 
-from book import coverage_lines, mutant_matrix, mutants
+from verify import coverage_lines, mutant_matrix, mutants
 
 SOURCE = textwrap.dedent(
     '''\
@@ -163,7 +163,7 @@ def test_a_run_that_started_python_is_never_trusted():
 
 
 def test_every_planted_bug_can_be_judged_and_decorator_edits_always_run():
-    """The lines of every mutant of book/mutants.py can be found; one that edits a rule's
+    """The lines of every mutant of verify/mutants.py can be found; one that edits a rule's
     decorator (its pattern) is reached by every run, since the decorator runs at import."""
     for mutant in [*mutants.MUTANTS, mutants.CONTROL]:
         path = mutants.PACKAGE / mutant.file

@@ -27,7 +27,8 @@ from pathlib import Path
 
 import pytest
 
-from book import mutant_matrix, mutants, protocol
+from book import protocol
+from verify import mutant_matrix, mutants
 
 SYMBOLIC = mutants.PACKAGE / "symbolic.py"
 OWN_FILES = ("render.py", "runtime.py", "builder.py", "textfmt.py", "interp.py")
@@ -145,7 +146,7 @@ def test_a_killed_run_leaves_no_copy_behind(tmp_path, script):
         "mutants.py": ["--files", "test_pipeline.py"],
     }
     start = {"mutant_matrix.py": [str(mutants.TESTS / script)]}
-    start["mutants.py"] = ["-m", "book.mutants"]
+    start["mutants.py"] = ["-m", "verify.mutants"]
     command = [sys.executable, *start[script], "--only", "2", "11", *small[script]]
     run = subprocess.Popen(command, env=env, cwd=tmp_path, stdout=subprocess.DEVNULL)
     copies = lambda: [p for p in temporary.iterdir() if p.name.startswith("uopc-m")]  # noqa: E731
@@ -160,7 +161,7 @@ def test_a_killed_run_leaves_no_copy_behind(tmp_path, script):
 
 
 def test_single_catcher_reasons_name_real_mutants():
-    from book import mutant_matrix
+    from verify import mutant_matrix
 
     names = {m.name for m in mutants.MUTANTS}
     assert set(mutant_matrix.SINGLE_REASONS) <= names, set(mutant_matrix.SINGLE_REASONS) - names
@@ -180,7 +181,8 @@ def tree(tmp_path):
     shutil.copytree(mutants.PACKAGE, root / "uopc", ignore=shutil.ignore_patterns("__pycache__"))
     ignore = shutil.ignore_patterns("__pycache__", ".pytest_cache")
     shutil.copytree(mutants.TESTS, root / "tests", ignore=ignore)
-    shutil.copytree(mutants.REPO / "book", root / "book", ignore=ignore)
+    for package in ("book", "verify"):
+        shutil.copytree(mutants.REPO / package, root / package, ignore=ignore)
     return root
 
 
@@ -312,7 +314,7 @@ def test_cell_keys_follow_their_sources():
     base = keys()
     unit = keys({mutants.TESTS / "test_rules_unit.py": "edited"})
     assert unit["A"] != base["A"] and unit["I"] == base["I"] and unit["P"] == base["P"]
-    helper = keys({mutants.REPO / "book" / "generators.py": "edited"})
+    helper = keys({mutants.REPO / "verify" / "generators.py": "edited"})
     assert all(helper[letter] != base[letter] for letter in "AIP")
     other = keys({mutants.TESTS / "test_render.py": "edited"})
     assert other["P"] != base["P"] and other["A"] == base["A"]

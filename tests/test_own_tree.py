@@ -80,7 +80,7 @@ def test_the_tests_run_a_copy_named_as_under_test(tmp_path):
     test = ["-m", "pytest", "-q", "--collect-only", "-p", "no:cacheprovider"]
     test.append(ROOT / "tests" / "test_ops.py")
     named = {own_tree.TESTED_COPY: str(tmp_path / "copy" / "uopc")}
-    # as book/mutants.py runs it: the copy first, this checkout last (for `book`)
+    # as verify/mutants.py runs it: the copy first, this checkout last (for `book`)
     path = os.pathsep.join([str(tmp_path / "copy"), str(ROOT)])
     done = run(test, path, cwd=tmp_path, **named)
     assert done.returncode == 0, done.stdout + done.stderr

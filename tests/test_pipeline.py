@@ -8,7 +8,7 @@ the book's name and by the script entry point:
 Baselines: the reference interpreter (`uopc.interp`) for values, the contract (`eval_op`) plus
 exact unbounded integers for ranges, a structural key computed here for hash consing. Every
 random failure prints the seed, the inputs, both values and the program in the text format,
-and is shrunk (`book/shrink.py`) to a small program that still fails, printed too.
+and is shrunk (`verify/shrink.py`) to a small program that still fails, printed too.
 
 Invariants: program n of a layer comes from `random.Random(SEED_BASE[layer] + n)`, so a failure
 names a reproducible seed; nothing here inserts the repository root in front of `sys.path`
@@ -30,20 +30,7 @@ import traceback
 
 import pytest
 
-from book import generators as common
 from book import protocol
-from book.generators import SPECIAL_FLOAT, SPECIAL_INT, gen_index_program, gen_program, rand_env
-from book.layers import (
-    BOUNDARY,
-    EXHAUSTIVE_POINTS,
-    EXHAUSTIVE_RANGES,
-    POINTS,
-    SEED_BASE,
-    SIZES,
-    WIDE_RANGES,
-    fast_program,
-)
-from book.shrink import shrink
 from uopc import BOOL, F32, I32, INT_MAX, INT_MIN, CallArg, Ops, ParamArg, UOp, runtime
 from uopc.builder import signature_call
 from uopc.fold import fold
@@ -54,6 +41,19 @@ from uopc.rewrite import graph_rewrite
 from uopc.semantics import eval_op, f32, same
 from uopc.symbolic import default, simplify
 from uopc.textfmt import ParseError, dumps, loads
+from verify import generators as common
+from verify.generators import SPECIAL_FLOAT, SPECIAL_INT, gen_index_program, gen_program, rand_env
+from verify.layers import (
+    BOUNDARY,
+    EXHAUSTIVE_POINTS,
+    EXHAUSTIVE_RANGES,
+    POINTS,
+    SEED_BASE,
+    SIZES,
+    WIDE_RANGES,
+    fast_program,
+)
+from verify.shrink import shrink
 
 
 def sized(layer: str, name: str, given):

@@ -17,7 +17,6 @@ import random
 import pytest
 from test_compiled import GENERATORS, looping_rules
 
-from book.generators import gen_index_program
 from uopc import I32, Ops, ParamArg, UOp, rewrite, speed, uop
 from uopc.fold import FOLD, INLINE
 from uopc.further import FURTHER
@@ -26,6 +25,7 @@ from uopc.speed import walk as quick
 from uopc.speed.matcher import ByDtype, CompiledMatcher
 from uopc.symbolic import FAST, SYM
 from uopc.textfmt import dumps
+from verify.generators import gen_index_program
 
 FULL = os.environ.get("UOPC_FULL") == "1"
 GRAPHS = 3_000 if FULL else 300  # random programs of each generator and rule set

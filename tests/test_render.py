@@ -14,13 +14,13 @@ import struct
 
 import pytest
 
-from book.generators import buffer, load, ptr_param, store
 from book.protocol import size
 from uopc import BOOL, F32, I32, INT_MAX, INT_MIN, CallArg, Ops, ParamArg, Ptr, UOp, runtime
 from uopc.builder import signature_call
 from uopc.interp import evaluate
 from uopc.render import PRELUDE, literal, render
 from uopc.semantics import eval_op, f32, f32_bits, same
+from verify.generators import buffer, load, ptr_param, store
 
 needs_clang = pytest.mark.skipif(shutil.which(runtime.CC) is None, reason="clang is not installed")
 

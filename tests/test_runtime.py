@@ -17,7 +17,6 @@ from pathlib import Path
 
 import pytest
 
-from book.generators import buffer, load, ptr_param, store
 from uopc import (
     BOOL,
     F32,
@@ -37,6 +36,7 @@ from uopc.interp import evaluate
 from uopc.runtime import CTYPE, Buffer, Program, compile_c, execute
 from uopc.semantics import f32, same
 from uopc.textfmt import MAX_QUOTE
+from verify.generators import buffer, load, ptr_param, store
 
 needs_clang = pytest.mark.skipif(shutil.which(runtime.CC) is None, reason="clang is not installed")
 

@@ -26,7 +26,6 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from book import generators as common
 from book import protocol
 from uopc import BOOL, F32, I32, INT_MAX, INT_MIN, VOID, CallArg, Ops, ParamArg, Ptr, UOp, runtime
 from uopc.builder import Builder, make_call, signature_call
@@ -34,6 +33,7 @@ from uopc.interp import run_call
 from uopc.render import PRELUDE, render
 from uopc.symbolic import simplify
 from uopc.textfmt import dumps
+from verify import generators as common
 
 # the runtime's flags for an executable instead of a shared library, plus the sanitizers
 SANITIZE = ["-fsanitize=undefined,address", "-fno-sanitize-recover=all", "-g"]

@@ -24,11 +24,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from book import generators as common
 from book import protocol
 from uopc import BOOL, F32, I32, INT_MAX, INT_MIN, DType, Ops
 from uopc.runtime import compile_c
 from uopc.semantics import eval_op, f32, f32_bits, same
+from verify import generators as common
 
 HERE = Path(__file__).resolve().parent
 REF_SOURCE = HERE / "ref_ops.c"

@@ -13,7 +13,6 @@ import re
 
 import pytest
 
-from book.generators import gen_index_program, gen_program, param
 from uopc import typecheck
 from uopc.dtypes import BOOL, F32, I32, VALUE_DTYPES, Ptr
 from uopc.ops import ALU, Ops
@@ -22,6 +21,7 @@ from uopc.rewrite import RewriteLimit, graph_rewrite
 from uopc.speed import node as twins
 from uopc.symbolic import default
 from uopc.uop import UOp, UOpError
+from verify.generators import gen_index_program, gen_program, param
 
 SEEDS = range(60)
 

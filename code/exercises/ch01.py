@@ -9,7 +9,6 @@ import re
 import subprocess
 import sys
 
-from book.generators import param
 from uopc import F32, I32, Ops, UOp
 from uopc.interp import evaluate
 from uopc.render import render
@@ -17,6 +16,7 @@ from uopc.runtime import Program
 from uopc.semantics import same
 from uopc.symbolic import simplify
 from uopc.textfmt import dumps, loads
+from verify.generators import param
 
 from answers import REPO, Skip, check, exercise, out
 from shared import call_of, function_lines, relu_parts, tree_size

@@ -9,11 +9,11 @@ import struct
 
 import numpy as np
 
-from book.generators import param
 from uopc import F32, I32, INT_MAX, INT_MIN, UOp
 from uopc.interp import evaluate
 from uopc.runtime import Program
 from uopc.semantics import f32, f32_bits, floordiv, floormod, same, wrap32
+from verify.generators import param
 
 from answers import check, exercise, out
 from shared import bits_to_f32, call_of

@@ -10,12 +10,12 @@ from fractions import Fraction
 
 import numpy as np
 
-from book.generators import SPECIAL_FLOAT, param
 from uopc import F32, I32, Ops, UOp
 from uopc.interp import evaluate
 from uopc.runtime import Program
 from uopc.semantics import eval_op, f32, f32_bits, same
 from uopc.symbolic import simplify
+from verify.generators import SPECIAL_FLOAT, param
 
 from answers import check, exercise, out
 from shared import call_of, function_lines, sign

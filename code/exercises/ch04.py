@@ -3,12 +3,12 @@
 Run by code/exercises/solutions.py with the others, or alone: solutions.py ch04.
 """
 
-from book.generators import SPECIAL_INT, param
 from uopc import BOOL, F32, I32, Ops, UOp, UOpError
 from uopc.interp import evaluate
 from uopc.semantics import wrap32
 from uopc.textfmt import dumps, loads
 from uopc.uop import arg_key
+from verify.generators import SPECIAL_INT, param
 
 from answers import check, exercise, out
 from shared import call_of, tree_size

@@ -9,10 +9,10 @@ Run by code/exercises/solutions.py with the others, or alone: solutions.py ch05.
 import gc
 import weakref
 
-from book.generators import param
 from uopc import F32, I32, UOp
 from uopc.rewrite import graph_rewrite
 from uopc.textfmt import ParseError, dumps, loads
+from verify.generators import param
 
 from answers import check, exercise, out
 from shared import control_run, failures_of, fresh_matcher, layer_verdicts, tree_size
@@ -85,7 +85,7 @@ def ex_5_4():
 
 @exercise("ch05", "5.5", "the constant key made float(arg), under the rule unit tests")
 def ex_5_5():
-    from book import mutants
+    from verify import mutants
 
     (mutant,) = [m for m in mutants.BOOK if m.name == "hash cons key ignores sign of zero"]
     check("float(arg)" in mutant.replacement, f"the planted bug is {mutant.replacement!r}")

@@ -3,11 +3,11 @@
 Run by code/exercises/solutions.py with the others, or alone: solutions.py ch06.
 """
 
-from book.generators import SPECIAL_INT, param
 from uopc import I32, INT_MAX, Ops, UOp
 from uopc.interp import evaluate
 from uopc.semantics import eval_op
 from uopc.symbolic import simplify
+from verify.generators import SPECIAL_INT, param
 
 from answers import check, exercise, out
 

@@ -8,7 +8,6 @@ import math
 
 import numpy as np
 
-from book.generators import SPECIAL_FLOAT, SPECIAL_INT, param
 from uopc import F32, I32, Ops, UOp
 from uopc.interp import evaluate
 from uopc.rewrite import PatternMatcher, UPat, graph_rewrite, rule
@@ -16,6 +15,7 @@ from uopc.runtime import Program
 from uopc.semantics import same
 from uopc.symbolic import SYM, simplify
 from uopc.textfmt import infix
+from verify.generators import SPECIAL_FLOAT, SPECIAL_INT, param
 
 from answers import check, exercise, out
 from shared import call_of, fresh_matcher

@@ -6,11 +6,11 @@ Run by code/exercises/solutions.py with the others, or alone: solutions.py ch08.
 import gc
 import re
 
-from book.generators import param
 from book.protocol import state
 from uopc import I32, Ops, UOp
 from uopc.rewrite import PatternMatcher, RewriteLimit, UPat, graph_rewrite, rule
 from uopc.textfmt import dumps, infix
+from verify.generators import param
 
 from answers import REPO, STATE, ExerciseFailure, check, exercise, out
 from shared import Tracer, correct_on_all_points, disagreements, fresh_matcher

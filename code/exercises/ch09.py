@@ -5,7 +5,6 @@ Run by code/exercises/solutions.py with the others, or alone: solutions.py ch09.
 
 import numpy as np
 
-from book.generators import SPECIAL_FLOAT, param
 from uopc import F32, I32, Ops, ParamArg, Ptr, UOp
 from uopc.builder import Builder, make_call
 from uopc.interp import evaluate, run_call
@@ -14,6 +13,7 @@ from uopc.runtime import Program
 from uopc.semantics import floordiv, same
 from uopc.symbolic import simplify
 from uopc.textfmt import infix
+from verify.generators import SPECIAL_FLOAT, param
 
 from answers import check, exercise, out
 from shared import Tracer, call_of, fresh_matcher, relu_parts

@@ -12,13 +12,13 @@ import math
 import numpy as np
 import z3
 
-from book.generators import SPECIAL_FLOAT, param
 from uopc import F32, UOp
 from uopc.interp import evaluate
 from uopc.runtime import Program
 from uopc.semantics import same
 from uopc.symbolic import simplify
 from uopc.textfmt import infix
+from verify.generators import SPECIAL_FLOAT, param
 
 from answers import check, exercise, out, out_machine
 from shared import (

@@ -9,13 +9,13 @@ from fractions import Fraction
 import numpy as np
 import z3
 
-from book.generators import param
 from uopc import I32, INT_MAX, UOp
 from uopc.interp import evaluate
 from uopc.rewrite import graph_rewrite
 from uopc.semantics import floordiv, wrap32
 from uopc.symbolic import simplify
 from uopc.textfmt import infix
+from verify.generators import param
 
 from answers import check, exercise, out, out_machine
 from shared import correct_on_all_points, fresh_matcher, model_i32, z3_find, z3_floordiv

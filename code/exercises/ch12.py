@@ -8,13 +8,13 @@ Run by code/exercises/solutions.py with the others, or alone: solutions.py ch12.
 import ctypes
 import math
 
-from book.generators import SPECIAL_INT, param
 from uopc import F32, I32, INT_MAX, INT_MIN, UOp
 from uopc.builder import signature_call
 from uopc.interp import evaluate
 from uopc.render import literal, render
 from uopc.runtime import Program
 from uopc.semantics import floordiv, same
+from verify.generators import SPECIAL_INT, param
 
 from answers import check, exercise, out, out_machine
 from shared import LEVELS, c_function, call_of, function_lines

@@ -13,11 +13,11 @@ import shutil
 import tempfile
 import time
 
-from book.generators import param
 from uopc import F32, I32, INT_MAX, UOp, runtime
 from uopc.interp import evaluate
 from uopc.render import render
 from uopc.runtime import Program
+from verify.generators import param
 
 from answers import check, exercise, out, out_machine
 from shared import LEVELS, c_function, call_of, relu_parts

@@ -17,10 +17,10 @@ from pathlib import Path
 import numpy as np
 import z3
 
-from book.generators import SPECIAL_INT, param
 from uopc import F32, I32, INT_MIN
 from uopc.interp import evaluate
 from uopc.semantics import same
+from verify.generators import SPECIAL_INT, param
 
 from answers import REPO, Skip, check, exercise, out, out_machine
 from shared import (
@@ -179,7 +179,7 @@ print("NEWCHECK", simplify(x.max(5)) is x, uopc.__file__)
 
 def new_check(mutant) -> bool:
     """The check `simplify(x.max(5)) is x` for x in [5, 9], in a child on a copy of uopc."""
-    from book import mutants
+    from verify import mutants
 
     with tempfile.TemporaryDirectory(prefix="uopc-exercise-") as folder:
         copy = mutants.make_copy(mutant, Path(folder))

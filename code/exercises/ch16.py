@@ -13,12 +13,12 @@ import math
 import re
 from pathlib import Path
 
-from book.generators import param
 from uopc import F32, UOp, runtime
 from uopc.interp import evaluate
 from uopc.runtime import Program
 from uopc.semantics import same
 from uopc.symbolic import simplify
+from verify.generators import param
 
 from answers import Skip, check, exercise, out, out_machine
 from shared import call_of, relu_parts, run_python, sign, tinygrad_facts, tinygrad_version

@@ -21,7 +21,6 @@ import sys
 
 import z3
 
-from book.generators import SPECIAL_FLOAT, SPECIAL_INT, param, rand_value
 from uopc import BOOL, F32, I32, CallArg, Ops, UOp
 from uopc.fold import fold
 from uopc.interp import evaluate
@@ -29,6 +28,7 @@ from uopc.rewrite import PatternMatcher
 from uopc.runtime import compile_c
 from uopc.semantics import same
 from uopc.symbolic import FAST, SYM
+from verify.generators import SPECIAL_FLOAT, SPECIAL_INT, param, rand_value
 
 from answers import REPO, STATE, ExerciseFailure, Skip, check
 
@@ -184,7 +184,7 @@ def run_python(code: str, env_extra=None, cwd=None, timeout=600) -> subprocess.C
     )
 
 
-# Planted bugs: the test suite's own machinery (book/mutants.py, book/mutant_matrix.py) applies
+# Planted bugs: the test suite's own machinery (verify/mutants.py, verify/mutant_matrix.py) applies
 # one textual edit to a private copy of uopc and runs the layers on it in a child process.
 
 LAYERS = (  # (letter, name) in the order of the planted-bug matrix (verification.md §9.2)
@@ -196,7 +196,7 @@ BOOK_LETTERS = "".join(letter for letter, _ in LAYERS)
 
 
 def planted(name: str, file: str, original: str, replacement: str):
-    from book import mutants  # imports nothing of uopc
+    from verify import mutants  # imports nothing of uopc
 
     return mutants.Mutant(name, file, original, replacement, "exercise")
 
@@ -204,7 +204,7 @@ def planted(name: str, file: str, original: str, replacement: str):
 def layer_verdicts(mutant, letters=BOOK_LETTERS) -> dict:
     """{letter: (caught, first error line)}: the layers run on a copy with `mutant` applied
     (None: the unmutated copy), at quick sizes, by tests/mutant_matrix.py's harness."""
-    from book import mutant_matrix
+    from verify import mutant_matrix
 
     result = mutant_matrix.run_layers(mutant, letters, False)
     check(result["error"] is None, f"the planted-bug harness: {result['error']}")

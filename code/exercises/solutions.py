@@ -21,8 +21,8 @@ turns any skip into a failure. SECTION names (`try-it`, `ch01` ... `ch16`) run t
 only, to work on one chapter; the book's run is the whole one, which alone states the counts.
 
 Searches are deterministic (enumeration or fixed seeds). Exercises that change the compiler
-(5.5, 15.4, 15.5) use the test suite's planted-bug machinery (book/mutants.py and
-book/mutant_matrix.py): a private copy of `uopc` with one edit, the layers run on it in a child
+(5.5, 15.4, 15.5) use the test suite's planted-bug machinery (verify/mutants.py and
+verify/mutant_matrix.py): a private copy of `uopc` with one edit, the layers run on it in a child
 process. 13.4 patches a dtype's C name at run time and restores it. 13.1 and 13.2 use a fresh,
 empty cache folder.
 """

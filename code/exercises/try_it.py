@@ -13,7 +13,6 @@ import math
 import numpy as np
 import z3
 
-from book.generators import SPECIAL_FLOAT, SPECIAL_INT, param
 from uopc import BOOL, F32, I32, INT_MAX, INT_MIN, Ops, ParamArg, Ptr, UOp
 from uopc.builder import Builder, make_call
 from uopc.interp import evaluate, run_call
@@ -22,6 +21,7 @@ from uopc.runtime import Buffer, Program
 from uopc.semantics import f32, f32_bits, same, wrap32
 from uopc.symbolic import simplify
 from uopc.textfmt import dumps, loads
+from verify.generators import SPECIAL_FLOAT, SPECIAL_INT, param
 
 from answers import check, exercise, out, out_machine
 from shared import (

@@ -4,13 +4,13 @@ import math
 import random
 import textwrap
 
-from book.generators import gen_program, rand_env
 from book.protocol import state
 from uopc import Ops
 from uopc.interp import evaluate  # runs the original and the simplified program
 from uopc.semantics import same  # bit for bit, with every nan equal
 from uopc.symbolic import simplify
 from uopc.textfmt import infix
+from verify.generators import gen_program, rand_env
 
 NAMES = {0: "x", 1: "y", 2: "z"}  # the i32, f32 and bool params
 PROGRAMS = 2000  # random programs tried, each on 20 random inputs

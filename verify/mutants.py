@@ -1,6 +1,6 @@
 """Planted bugs (verification.md §9): each one textual edit, each one must make the suite fail.
 
-    python -m book.mutants [--full] [--only NAME_OR_NUMBER ...] [--workers 2] [--all-files]
+    python -m verify.mutants [--full] [--only NAME_OR_NUMBER ...] [--workers 2] [--all-files]
                             [--files test_x.py ...]
 
 A mutant is (name, file, exact original text, replacement). It is applied to a private copy of
@@ -31,7 +31,7 @@ The book's build does not run this program: tests/mutant_matrix.py runs every pl
 against every layer and the other tests once, and prints this list (and its MUTANTS line) too.
 This command line stays for a developer, who may want the whole suite at once or every catch.
 
-Loaded by pytest as a plugin (`-p book.mutants`, the checkout last on PYTHONPATH), the hooks
+Loaded by pytest as a plugin (`-p verify.mutants`, the checkout last on PYTHONPATH), the hooks
 at the end of this file record the imported package and the first failure for the harness.
 Nothing here imports `uopc` at module level, so the plugin never imports the package before the
 suite does.
@@ -506,7 +506,7 @@ def run_suite(
         probe, skipfile = root / "probe.txt", root / "skip.txt"
         skipfile.write_text("".join(f"{node}\n" for node in skip), encoding="utf-8")
         (root / "order.json").write_text(json.dumps(order or {}), encoding="utf-8")
-        command = [sys.executable, "-m", "pytest", "-p", "book.mutants", "-p", "no:cacheprovider"]
+        command = [sys.executable, "-m", "pytest", "-p", "verify.mutants", "-p", "no:cacheprovider"]
         command += ["-q", "--rootdir", str(REPO), *(["-x"] if stop_first else [])]
         command += [*(["--full"] if full else []), *files]
         extra = {"UOPC_MUTANT_PROBE": str(probe), "UOPC_MUTANT_SKIP": str(skipfile)}

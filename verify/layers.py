@@ -8,11 +8,11 @@ demos/integers.py print them, so they read them here rather than from the test f
 import itertools
 import random
 
-from book.generators import gen_program, rand_env
 from uopc import INT_MAX, INT_MIN
 from uopc.interp import evaluate
 from uopc.semantics import same
 from uopc.symbolic import simplify
+from verify.generators import gen_program, rand_env
 
 # --8<-- [start:sizes]
 # (quick, full) per layer: full sizes from verification.md §5.3, quick sizes from §8.

@@ -6,7 +6,7 @@ the list of the planted bugs caught.
                                   [--fresh] [--cells DIR] [--no-skip] [--hints FILE]
                                   [--plain] [--prefix NAME]
 
-Every mutant of `book/mutants.py` is applied to a private copy of `uopc` (never the working
+Every mutant of `verify/mutants.py` is applied to a private copy of `uopc` (never the working
 tree), and one fresh Python process per mutant imports the copy (cwd = the temporary directory,
 PYTHONPATH = the copy first) and calls the layer functions one after the other, catching each
 layer's failure: a layer *catches* the mutant when it raises (a failed check or any error,
@@ -39,7 +39,7 @@ end. Hints only order P's tests; no verdict depends on them.
 
 A cell that cannot catch its bug is not run. The unmutated copy runs first, each column in a
 process of its own, with a probe before every statement that holds a line some mutant's edit
-may be reached from (book/coverage_lines.py says which: the edited lines, the nearest code on
+may be reached from (verify/coverage_lines.py says which: the edited lines, the nearest code on
 each side, a function's first statement for an edit at its start). A column's tests are seeded
 and the child's hash seed is fixed, so on the mutated copy the column does exactly what it did
 on the unmutated one until it reaches the edit; if none of those lines ran, it never reaches
@@ -107,7 +107,7 @@ CELL_FORMAT = 3
 # What every column's tests import besides their own module (the generators, the counts, the
 # shrinker, pytest's options and the C reference).
 SUPPORT = (
-    "book/generators.py", "book/protocol.py", "book/layers.py", "book/shrink.py",
+    "verify/generators.py", "book/protocol.py", "verify/layers.py", "verify/shrink.py",
     "book/own_tree.py", "tests/conftest.py", "tests/ref_ops.c",
 )  # fmt: skip
 SLOW_TEST = 1.0  # seconds: a test of P this slow in the unmutated run runs after the others
@@ -283,7 +283,7 @@ def trace_start(path: str | None):
     import builtins
     import importlib.machinery
 
-    from book import coverage_lines
+    from verify import coverage_lines
 
     package = os.path.join(os.getcwd(), "uopc")
     watched = json.loads(os.environ.get("UOPC_MATRIX_WATCH") or "{}")
@@ -353,7 +353,7 @@ def one_line(error: BaseException) -> str:
 
 
 def other_files() -> list[str]:
-    from book import mutants
+    from verify import mutants
 
     return [f for f in mutants.suite_files() if Path(f).name not in LAYER_FILES]
 
@@ -376,7 +376,7 @@ def run_layers(
     trace: {file under uopc/: [lines]}, the lines to watch: record which of them the layers ran
     (the result's "lines", as trace_start writes them; None when the child did not write
     them)."""
-    from book import mutants
+    from verify import mutants
 
     start = time.perf_counter()
     with mutants.private_folder("uopc-matrix-") as root:
@@ -395,7 +395,7 @@ def run_layers(
             extra["UOPC_MATRIX_WATCH"] = json.dumps(trace)
         env = mutants.child_env(root, full, extra)
         while todo:
-            command = [sys.executable, "-m", "book.mutant_matrix", "--child", todo]
+            command = [sys.executable, "-m", "verify.mutant_matrix", "--child", todo]
             try:
                 timeout = LAYER_TIMEOUT * len(todo) + 120
                 done = mutants.run_child(command, timeout, cwd=root, env=env)
@@ -439,7 +439,7 @@ def run_layers(
 
 def plain(why: str, root: Path) -> str:
     """An error line without the names of this run's temporary folders, which differ by run."""
-    from book import mutants
+    from verify import mutants
 
     return why.replace(str(root), "<copy>").replace(mutants.shared_cache(), "<C cache>")
 
@@ -455,7 +455,7 @@ def digest(*parts) -> str:
 
 def package_digest() -> str:
     """Every file of uopc/, path and bytes: a bug's catch can depend on any module."""
-    from book import mutants
+    from verify import mutants
 
     whole = hashlib.sha256()
     for path in sorted(mutants.PACKAGE.rglob("*")):
@@ -817,11 +817,11 @@ def ran_lines(data) -> dict | None:
 
 def watch_lines(mutant, text: str | None) -> set[int] | None:
     """The lines of the unmutated file whose run means the mutant's edit may be reached (see
-    book/coverage_lines.py), or None when the mutant is never skipped: the control (it shows
+    verify/coverage_lines.py), or None when the mutant is never skipped: the control (it shows
     that the harness tells a survivor, so it always runs), a file that is not Python or whose
     path depends on state outside the run, an edit reached by every run, or a target that is
     not there once (the run says what is wrong with it)."""
-    from book import coverage_lines
+    from verify import coverage_lines
 
     if mutant is None or mutant.group == "control" or text is None:
         return None
@@ -837,7 +837,7 @@ def skip_reason(mutant, ran: dict | None, text: str | None) -> str | None:
     cannot catch it: the column never ran a line the edit may be reached from; or None when the
     cell must run (also when those lines were not all watched in that run). text: the
     unmutated file the mutant edits."""
-    from book import coverage_lines
+    from verify import coverage_lines
 
     watched = watch_lines(mutant, text)
     if watched is None or ran is None or not watched <= ran["watched"].get(mutant.file, set()):
@@ -865,7 +865,7 @@ def run_rows(mutant_list, letters, options, others) -> tuple[list[dict], dict]:
     one job per mutant, with the unmutated copy's untraced columns (P), the longest expected
     first; a cell whose column never ran the lines its mutant edits is not run (skip_reason)
     and counts as not caught, as its run would."""
-    from book import mutants
+    from verify import mutants
 
     folder, size = Path(options.cells), "full" if options.full else "quick"
     package, files = package_digest(), {}
@@ -977,7 +977,7 @@ def run_rows(mutant_list, letters, options, others) -> tuple[list[dict], dict]:
 
 
 def main(argv=None) -> int:
-    from book import mutants
+    from verify import mutants
 
     parser, options = parse(argv)
     if options.child:
@@ -1068,10 +1068,10 @@ def main(argv=None) -> int:
 
 
 def entry() -> int:
-    """The command line (tests/mutant_matrix.py, or the child: python -m book.mutant_matrix)."""
+    """The command line (tests/mutant_matrix.py, or the child: python -m verify.mutant_matrix)."""
     if "--child" in sys.argv:  # the child dies with its parent's copy; the parent cleans up
         return main()
-    from book import mutants
+    from verify import mutants
 
     mutants.clean_up_on_signals()
     try:
