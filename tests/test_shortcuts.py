@@ -300,28 +300,55 @@ def test_the_forget_twin_drops_what_the_plain_one_drops():
     assert (x, constant) not in bucket
 
 
-def test_the_twins_without_the_class_call_build_what_the_class_call_builds():
-    """UOp.const's and UOp._binary's twins call UOp.__new__ where the plain ones call the class:
-    the same node object, or the same error, for constants of every kind and for every binary
-    op over nodes, plain numbers and things that are neither."""
+def test_the_twin_without_the_class_call_builds_what_the_class_call_builds():
+    """UOp._binary's twin calls UOp.__new__ where the plain one calls the class: the same node
+    object, or the same error, for every binary op over nodes, plain numbers of every kind and
+    things that are neither."""
     from uopc import speed
 
-    plain_const = speed.plain(UOp, "const").__func__
     plain_binary = speed.plain(UOp, "_binary")
     values = [0, 1, -1, 2**31 - 1, 2**31, -(2**31) - 1, True, False, 0.0, -0.0, 1.5]
     values += [float("nan"), float("inf"), None, "text", [1], I32]
-    for value in values:
-        quick, plain = outcome(twins.const, value), outcome(plain_const, value)
-        assert quick[0] == plain[0] and (quick[1] is plain[1] or quick == plain), value
     nodes = [*stand_ins(), UOp.const(3), UOp.const(2.5), UOp.const(True)]
-    others = [*nodes, *values]
     checked = 0
     for op in [*ALU, Ops.STORE, Ops.INDEX]:
         for node in nodes:
-            for other in others:
+            for other in [*nodes, *values]:
                 quick = outcome(twins._binary, node, op, other)
                 plain = outcome(plain_binary, node, op, other)
                 assert quick[0] == plain[0], (op, node, other)
                 assert quick[1] is plain[1] or quick == plain, (op, node, other)
                 checked += quick[0] == "value"
     assert checked > 50  # the valid nodes among those mixes
+
+
+def test_no_module_keeps_a_twin_after_uninstall():
+    """A module that binds a name to a replaced function when it is imported (after install,
+    which `import uopc` runs first) would keep the twin in plain mode: uninstall must leave no
+    twin under any name of any module of uopc but the speed package's own."""
+    import importlib
+    import pkgutil
+    import sys
+
+    import uopc
+    from uopc import speed
+
+    for info in pkgutil.iter_modules(uopc.__path__):  # every module, as a program imports it
+        if info.name != "__main__":
+            importlib.import_module(f"uopc.{info.name}")
+    twins_by_id = {}
+    for _where, name, twin in speed.TWINS:
+        function = getattr(twin, "__func__", twin)
+        twins_by_id[id(function)] = name
+    speed.uninstall()
+    try:
+        kept = [
+            (module_name, name, twins_by_id[id(getattr(value, "__func__", value))])
+            for module_name, module in list(sys.modules.items())
+            if module_name.startswith("uopc") and not module_name.startswith("uopc.speed")
+            for name, value in list(vars(module).items())
+            if id(getattr(value, "__func__", value)) in twins_by_id
+        ]
+        assert not kept, f"modules that keep a twin in plain mode: {kept}"
+    finally:
+        speed.install()

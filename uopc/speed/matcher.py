@@ -45,6 +45,21 @@ def compile_matcher(pm: PatternMatcher) -> dict:
     return pm.compiled
 
 
+class CompiledMatcher(PatternMatcher):
+    """A matcher compiled when it is made, whether the overlay is installed or not (for the
+    tests that set the two side by side, and for chapter 7's look at the generated code)."""
+
+    def __init__(self, rules):
+        super().__init__(rules)
+        compile_matcher(self)
+
+    rewrite = rewrite
+
+
+# --8<-- [end:compiled_matcher]
+
+
+# --8<-- [start:by_dtype]
 class ByDtype(dict):
     """dtype -> the function of one op for a node of that dtype; a dtype without a function of
     its own (a pointer, say) gets the op's function for every dtype."""
@@ -85,18 +100,7 @@ def functions_by_dtype(pm: PatternMatcher) -> dict:
     return by_dtype
 
 
-class CompiledMatcher(PatternMatcher):
-    """A matcher compiled when it is made, whether the overlay is installed or not (for the
-    tests that set the two side by side, and for chapter 7's look at the generated code)."""
-
-    def __init__(self, rules):
-        super().__init__(rules)
-        compile_matcher(self)
-
-    rewrite = rewrite
-
-
-# --8<-- [end:compiled_matcher]
+# --8<-- [end:by_dtype]
 
 
 # --8<-- [start:function_source]

@@ -224,11 +224,8 @@ def replace_src(self, src: tuple) -> UOp:
 # Calling the class, UOp(op, src, arg), runs type.__call__, which finds __new__ on the class,
 # calls it with a tuple of the arguments and then runs object.__init__, which does nothing for
 # a UOp; calling UOp.__new__ (the one installed: the twin above or the plain one) skips that.
-
-
-def const(value) -> UOp:
-    """UOp.const: UOp(Ops.CONST, (), value), the constructor called without the class call."""
-    return UOp.__new__(UOp, CONST, (), value)
+# (UOp.const has no such twin: the rules' modules bind their name `const` to UOp.const when
+# they are imported, after install, so that a twin there would stay in place without it.)
 
 
 def _binary(self, op, other) -> UOp:
@@ -260,8 +257,13 @@ def fill_ranges(u) -> None:
             first, second = a._range, b._range
             if first is None and not a.src:
                 first = _leaf_range(a)
-            if second is None and not b.src:
-                second = _leaf_range(b)
+            if second is None and not b.src:  # most often a new int constant: _leaf_range's
+                arg = b.arg
+                if type(arg) is int and b.op is CONST:
+                    second = (arg, arg, True)
+                    _set_range(b, second)
+                else:
+                    second = _leaf_range(b)
             if first is not None and second is not None:
                 _set_range(u, ROWS[u.op._value_](u, (first, second), first[2] and second[2]))
                 return

@@ -26,7 +26,7 @@ from ..rewrite import BASE_LIMIT, LIMIT_PER_NODE, RewriteLimit
 from ..rewrite import _rewrite_to_fixed_point as plain_walk
 from ..uop import UOp
 from .matcher import compiled_functions, functions_by_dtype, rewrite
-from .node import BUCKETS, IS_ALU, build_once, by_value
+from .node import BUCKETS, IS_ALU, _lock, _unlock, by_value
 
 
 def _rewrite_to_fixed_point(root, pm, ctx, limit):
@@ -59,7 +59,17 @@ def rebuild_two(node, a, b, new_a, new_b):
         found = None if ref is None else ref()
         if found is not None:
             return found
-        return build_once(UOp, op, key, None, node.dtype, bucket, key)
+        # build_once's steps written out, as in node.new (the key is the srcs themselves, so a
+        # node found under it has two srcs: no count to compare)
+        _lock()
+        try:
+            ref = bucket.get(key)
+            found = None if ref is None else ref()
+            if found is not None:
+                return found
+            return UOp._build(op, key, None, node.dtype, bucket, key)
+        finally:
+            _unlock()
     return node.replace_src((new_a, new_b))
 
 
