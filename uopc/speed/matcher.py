@@ -4,10 +4,11 @@ Relies on `ops`, `uop` and `rewrite`. The plain matcher (`rewrite.PatternMatcher
 interprets each pattern for each node: a call to `UPat.match` per rule tried, a dictionary per
 attempt. Compiled, the rules under each op become the source text of one Python function, in
 which every pattern is a chain of tests joined by `and` and the bound names are expressions such
-as `s[0]`; the text is run once with `exec`, the first time a matcher is asked. Invariant: for
-every node, the compiled function returns the same node as the plain `rewrite`, fires the same
-rule and counts it in `fired` the same way (tests/test_compiled.py checks this over every rule
-and random graphs).
+as `s[0]`; the text is run once with `exec`, the first time a matcher is asked, and so is a
+second set of functions, one per op and value dtype, in which the tests of the node's own dtype
+are decided in advance (the quick walk calls these). Invariant: for every node, the compiled
+functions return the same node as the plain `rewrite`, fire the same rule and count it in
+`fired` the same way (tests/test_compiled.py checks this over every rule and random graphs).
 """
 
 import inspect

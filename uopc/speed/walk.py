@@ -1,16 +1,17 @@
-"""The twin of `rewrite._rewrite_to_fixed_point`: the same walk, with fewer trips round its loop.
+"""The twin of `rewrite._rewrite_to_fixed_point`: the same walk, without its stack where it can.
 
-Relies on `rewrite` and `speed.matcher`. The plain walk (chapter 8) puts a node on its stack once
-or twice more than it needs to: a constant under a new node is pushed, popped and settled in a
-step of its own, and a rule's replacement is pushed and popped before its walk begins. `walk`
-settles a source that is a leaf of a quiet op (no rule looks at it) where the plain walk would
-pop it (the first such sources before the node's other sources are pushed, the last ones when
-the node comes back), and walks a replacement at once; it calls each op's compiled function
-itself, where the plain walk goes through `rewrite`. Python's cyclic garbage collector is
-paused while it runs: nodes never form reference cycles (a src is always older than its user),
-so a collection during a walk finds nothing, yet each full one scans every live node. Past
-BASE_LIMIT steps, the limit scales with root's graph, whose nodes `Count` counts only as far as
-the steps need (the plain walk counts them all at once).
+Relies on `rewrite` and `speed.matcher`. The plain walk (chapter 8) keeps a stack of its own, so
+that no graph is too deep for it, and pays for it on every node (a tuple made, pushed and popped
+per visit). `walk` walks a node by a call of `visit`, which calls itself for each source that
+needs a walk and for a rule's replacement, in the order the plain walk pops them; past MAX_DEPTH
+calls, or from a stack already near Python's recursion limit, a node's graph goes to `loop`, the
+same walk with a stack, which settles a source that is a leaf of a quiet op (no rule looks at
+it) where the plain walk would pop it and walks a replacement at once. Both call the compiled
+function of each node's op and dtype themselves, where the plain walk goes through `rewrite`.
+Python's cyclic garbage collector is paused while it runs: nodes never form reference cycles (a
+src is always older than its user), so a collection during a walk finds nothing, yet each full
+one scans every live node. Past BASE_LIMIT steps, the limit scales with root's graph, whose
+nodes `Count` counts only as far as the steps need (the plain walk counts them all at once).
 
 Invariant: for every graph, rule list and limit, `walk` asks the same questions in the same
 order as the plain walk, so it builds the same nodes in the same order (ids included), counts
