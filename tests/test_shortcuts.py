@@ -352,3 +352,34 @@ def test_no_module_keeps_a_twin_after_uninstall():
         assert not kept, f"modules that keep a twin in plain mode: {kept}"
     finally:
         speed.install()
+
+
+def test_the_range_twin_gives_the_triple_the_table_gives(monkeypatch):
+    """UOp.range's twin, asked node by node srcs first: the triple range_of gives, by its own
+    short way for most integer nodes; with the ranges' twin left out, it leaves every missing
+    triple to ranges.fill_ranges, as the plain property does."""
+    from uopc import ranges
+
+    written_in = 0
+    for seed in SEEDS:
+        root = gen_index_program(random.Random(1000 + seed))[0] * UOp.const(7919 + seed)
+        for node in root.toposort():
+            missing = node._range is None
+            known = [s._range is not None for s in node.src]
+            assert twins.node_range(node) == range_of(node) == node._range, node
+            written_in += missing and len(known) == 2 and known[0] and node.dtype is I32
+        if root.dtype is I32:  # over a new constant, which has no triple yet
+            fresh = UOp.const(700_001 + seed)
+            assert fresh._range is None
+            assert twins.node_range(root + fresh) == range_of(root + fresh)
+            assert fresh._range == (700_001 + seed, 700_001 + seed, True)
+    assert written_in > 300
+    from uopc import speed
+
+    plain_fill = speed.plain(ranges, "fill_ranges")
+    x = param(0, I32, 0, 9)
+    assert x.range  # known: the twin's short way would apply
+    asked = []
+    monkeypatch.setattr(ranges, "fill_ranges", lambda u: asked.append(u) or plain_fill(u))
+    node = x * UOp.const(104729)  # a constant no earlier test built: no triple yet
+    assert twins.node_range(node) == (0, 942561, True) and asked == [node]

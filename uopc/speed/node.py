@@ -11,7 +11,7 @@ plain function over random graphs, every op and every pair of dtypes.
 import enum
 import types
 
-from .. import typecheck
+from .. import ranges, typecheck
 from ..dtypes import BOOL, I32, INT_MAX, INT_MIN, VALUE_DTYPES
 from ..ops import ALU, Ops
 from ..ranges import _RANGES, range_of
@@ -281,6 +281,30 @@ def fill_ranges(u) -> None:
                 _set_range(u, ROWS[u.op._value_](u, triples, safe))
                 return
     plain_fill_ranges(u)
+
+
+def node_range(self) -> tuple:
+    """UOp.range (a property): the cached triple, or, when it is missing and the ranges' twin
+    is installed, that twin's commonest case written in (an i32 or bool node of two srcs whose
+    triples are known, or the second a new int constant), so a call fewer; anything else goes
+    to ranges.fill_ranges, the twin or the plain function, as the plain property does."""
+    triple = self._range
+    if triple is not None:
+        return triple
+    if ranges.fill_ranges is fill_ranges and (self.dtype is I32 or self.dtype is BOOL):
+        src = self.src
+        if len(src) == 2:
+            a, b = src
+            first, second = a._range, b._range
+            if second is None and not b.src and type(b.arg) is int and b.op is CONST:
+                second = (b.arg, b.arg, True)  # as _leaf_range gives it
+                _set_range(b, second)
+            if first is not None and second is not None:
+                triple = ROWS[self.op._value_](self, (first, second), first[2] and second[2])
+                _set_range(self, triple)
+                return triple
+    ranges.fill_ranges(self)
+    return self._range
 
 
 # ---------------------------------------------------------------------------------------------
