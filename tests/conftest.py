@@ -80,6 +80,11 @@ def pytest_collection_modifyitems(config, items):
         missing_clang = shutil.which("clang") is None
         if "needs_clang" in item.keywords and missing_clang and os.environ.get("UOPC_FULL") != "1":
             item.add_marker(pytest.mark.skip(reason="clang is not installed (scripts/setup.sh)"))
+    if hasattr(config, "workerinput"):
+        # A pytest-xdist worker (-n 2): the tests marked slow first, so that the last ones to
+        # start are short and both workers finish together. The order is the same on every
+        # worker, as xdist requires; a run without -n keeps the files' order.
+        items.sort(key=lambda item: "slow" not in item.keywords)
 
 
 # the test files whose tests run in both modes at quick sizes (see the docstring)

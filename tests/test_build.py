@@ -336,6 +336,13 @@ def prepare(generator: Generator, folder: Path, old: dict) -> dict:
     return {"generator": generator, "folder": folder, "events": events, "new": new}
 
 
+# Under -n 2, the tests that share one of the module fixtures below (a generator's uninterrupted
+# run) go to one worker together (pyproject.toml: --dist loadgroup): each fixture runs once.
+SAVES, EXCERPTS, FIGURES, NUMBERS = (
+    pytest.mark.xdist_group(f"test_build-{fixture}")
+    for fixture in ("saves", "excerpts", "figures", "numbers")
+)
+
 MOMENTS = [  # (signal, moment): every signal, at the start, the middle and the end of the writes
     (signal.SIGINT, "first write"),
     (signal.SIGTERM, "middle"),
@@ -410,6 +417,7 @@ def saves(tmp_path_factory):
     return old, prepare(generator("new"), tmp / "out", old)
 
 
+@SAVES
 def test_save_output_makes_the_new_set(saves):
     old, make = saves
     new = make["new"]
@@ -424,6 +432,7 @@ def test_save_output_makes_the_new_set(saves):
     assert stated["prog_count"]["value"] == 2 and stated["prog_label"]["value"] == "a*b <c>"
 
 
+@SAVES
 @pytest.mark.parametrize(
     "sig, moment",
     [
@@ -442,6 +451,7 @@ def test_save_output_interrupted(saves, sig, moment):
     interruption_case(make, old, moment, sig, one_set)
 
 
+@SAVES
 def test_save_output_interrupted_at_every_moment_by_sigkill(saves):
     """SIGKILL at every event of the save, one after the other: never a cut file, never a mixed
     set that the staleness check would not see, and the next run makes the new set."""
@@ -499,6 +509,7 @@ def excerpts(tmp_path_factory):
     return old, prepare(generator, tmp / "excerpts", old)
 
 
+@EXCERPTS
 @pytest.mark.parametrize(
     "sig, moment",
     [
@@ -514,6 +525,7 @@ def test_make_excerpts_interrupted(excerpts, sig, moment):
     interruption_case(make, old, moment, sig, removals_last)
 
 
+@EXCERPTS
 def test_make_excerpts_interrupted_at_every_moment(excerpts):
     old, make = excerpts
     for number, event in enumerate(make["events"], 1):
@@ -521,6 +533,7 @@ def test_make_excerpts_interrupted_at_every_moment(excerpts):
         at(f"{sig.name} at {event}", interruption_case, make, old, number, sig, removals_last)
 
 
+@EXCERPTS
 def test_make_excerpts_check_names_a_leftover(excerpts, tmp_path):
     old, make = excerpts
     restore(tmp_path / "excerpts", make["new"])
@@ -563,6 +576,7 @@ def figures(tmp_path_factory):
 FIGURES_FULL = pytest.mark.full_only("one case of make_figures.py in the quick run, SIGTERM")
 
 
+@FIGURES
 @pytest.mark.parametrize(
     "sig, moment",
     [
@@ -598,6 +612,7 @@ def numbers(tmp_path_factory):
     return old, prepare(generator, tmp / "out", old)
 
 
+@NUMBERS
 @pytest.mark.parametrize(
     "sig, moment",
     [*MOMENTS, (signal.SIGTERM, "last"), (signal.SIGINT, "first rename")],
