@@ -73,10 +73,19 @@ PAGE = """\
 SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><rect width="9"/></svg>\n'
 
 
+@pytest.fixture(scope="module")
+def made_book(tmp_path_factory) -> Path:
+    """The small book, made once per module: its excerpt is cut by make_excerpts.py, a child
+    process that would otherwise start again for each of the many tests below."""
+    return make_book(tmp_path_factory.mktemp("made_book"))
+
+
 @pytest.fixture
-def book(tmp_path) -> Path:
-    """A tree laid out like the repository, small enough to build in a second."""
-    return make_book(tmp_path)
+def book(tmp_path, made_book) -> Path:
+    """A tree laid out like the repository, small enough to build in a second: a copy of
+    made_book in tmp_path, the test's own to change."""
+    shutil.copytree(made_book, tmp_path, dirs_exist_ok=True)
+    return tmp_path
 
 
 def make_book(tmp_path: Path) -> Path:
