@@ -6,8 +6,10 @@ check_stale's comparisons, the mkdocs hook under `mkdocs build --strict`, check_
 the browser tests of tests/browser/); they run here as the book build runs them, in a child process.
 """
 
+import contextlib
 import html
 import importlib.util
+import io
 import json
 import os
 import re
@@ -19,6 +21,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import check_stale  # scripts/, on the path by pytest's pythonpath (pyproject.toml)
+import lint_docs
 import pytest
 
 from book import producers, protocol
@@ -111,8 +114,14 @@ def make_book(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def lint(root: Path) -> subprocess.CompletedProcess:
-    return run(SCRIPTS / "lint_docs.py", "--root", root)
+def lint(root: Path) -> SimpleNamespace:
+    """lint_docs.py --root root, its main called in this process (a child process for each of
+    the many cases would cost a Python start-up each): its exit status and what it printed.
+    test_lint_passes_on_the_clean_book runs the command itself, as the build does."""
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        status = lint_docs.main(["--root", str(root)])
+    return SimpleNamespace(returncode=status, stdout=printed.getvalue())
 
 
 def plant(path: Path, old: str, new: str) -> None:
@@ -144,8 +153,9 @@ LINT_FAULTS = [  # (what, text to replace in the page, replacement, expected in 
 
 
 def test_lint_passes_on_the_clean_book(book):
-    done = lint(book)
-    assert done.returncode == 0, done.stdout
+    done = run(SCRIPTS / "lint_docs.py", "--root", book)  # the command, as the build runs it
+    assert done.returncode == 0 and "pages clean" in done.stdout, done.stdout + done.stderr
+    assert lint(book).stdout == done.stdout  # the call in this process prints the same
 
 
 @pytest.mark.parametrize("what, old, new, expected", LINT_FAULTS, ids=[f[0] for f in LINT_FAULTS])
