@@ -143,7 +143,7 @@ def test_a_killed_run_leaves_no_copy_behind(tmp_path, script):
     before = {path: path.read_bytes() for path in mutants.PACKAGE.glob("*.py")}
     small = {
         "mutant_matrix.py": ["--layers", "CP", "--cells", str(tmp_path / "cells")],
-        "mutants.py": ["--files", "test_pipeline.py"],
+        "mutants.py": ["--files", "test_dtypes.py"],  # a small file: its baseline runs first
     }
     start = {"mutant_matrix.py": [str(mutants.TESTS / script)]}
     start["mutants.py"] = ["-m", "verify.mutants"]
