@@ -616,26 +616,58 @@ def site_project(book: Path) -> Path:
     return book
 
 
-def build(book: Path) -> subprocess.CompletedProcess:
-    """mkdocs build of the small book, without printing its PDF (docs/hooks/onepage.py): the
-    printed PDF is checked on the real book, by tests/browser/ in .ci/run."""
+def build_command(book: Path) -> subprocess.CompletedProcess:
+    """`mkdocs build` of the small book as the build runs it, in a child process (no PDF)."""
     env = {**os.environ, "UOPC_NO_PDF": "1"}
     command = [sys.executable, "-m", "mkdocs", "build", "-f", str(book / "mkdocs.yml")]
     return subprocess.run(command, cwd=book, capture_output=True, text=True, timeout=600, env=env)
 
 
+def build(book: Path) -> SimpleNamespace:
+    """`mkdocs build` of the small book, without printing its PDF (docs/hooks/onepage.py): the
+    printed PDF is checked on the real book, by tests/browser/ in .ci/run. The command's own
+    entry point is called in this process, from the book's folder (a child process for each
+    build would import mkdocs and its theme again): its exit status and what it printed. What
+    the command leaves on mkdocs's build logger (a filter that drops a message already logged,
+    in this process) is taken off after each build, as a new process would start without it.
+    test_mkdocs_strict_build_with_the_hook_then_a_broken_anchor runs the command itself."""
+    from mkdocs.__main__ import cli
+    from mkdocs.commands import build as building
+
+    printed, said, status = io.StringIO(), io.StringIO(), 0
+    filters = list(building.log.filters)
+    folder, pdf = os.getcwd(), os.environ.get("UOPC_NO_PDF")
+    os.environ["UOPC_NO_PDF"] = "1"
+    os.chdir(book)
+    try:
+        with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(said):
+            cli.main(["build", "-f", str(book / "mkdocs.yml")], prog_name="mkdocs")
+    except SystemExit as stop:  # as the command ends: click's exit with the status
+        status = stop.code if isinstance(stop.code, int) else 1
+    finally:
+        building.log.filters[:] = filters
+        os.chdir(folder)
+        if pdf is None:
+            del os.environ["UOPC_NO_PDF"]
+        else:
+            os.environ["UOPC_NO_PDF"] = pdf
+    return SimpleNamespace(returncode=status, stdout=printed.getvalue(), stderr=said.getvalue())
+
+
 @pytest.mark.slow
 def test_mkdocs_strict_build_with_the_hook_then_a_broken_anchor(book):
     site_project(book)
-    done = build(book)
+    done = build_command(book)
     assert done.returncode == 0, done.stderr
     html = (book / "site" / "short" / "one.html").read_text(encoding="utf-8")
     assert "The program prints 1 lines" in html and "double" in html and "--8&lt;--" not in html
     assert (book / "site" / "figures" / "graph.svg").exists()  # published by the hook
     assert run(SCRIPTS / "check_html.py", book / "site").returncode == 0
     plant(book / "docs" / "short" / "one.md", "(#the-output)", "(#no-such-part)")
-    done = build(book)
+    done = build_command(book)
     assert done.returncode != 0 and "no-such-part" in done.stderr, done.stderr
+    said = build(book)  # the call in this process fails alike
+    assert said.returncode == done.returncode and "no-such-part" in said.stderr, said.stderr
 
 
 @pytest.mark.slow
