@@ -981,8 +981,13 @@ WIDE_SVG = (
 # the small book has no appendix F, no appendix B, no content tabs and no printed PDF (build()
 # leaves it out); its screenshots would only be looked at on the real book
 CLEAN_RUN = "not glossary and not appendix_b and not tabs and not pdf and not screenshots"
-# on the faulty copy, only the tests a planted fault reaches (the clean run has run the rest)
-FAULT_RUN = "host or powers or 404_links or opens_whole or listing_title_links or holds_every"
+# on the faulty copy, only the tests a planted fault reaches (the clean run has run the rest),
+# and of those only the cases BROWSER_FAILURES names (not the page survey at 390 px over http,
+# nor the tall figure on a phone)
+FAULT_RUN = (
+    "(host or powers or 404_links or opens_whole or listing_title_links or holds_every)"
+    " and not 390-http and not tall.svg-390"
+)
 
 
 @pytest.fixture(scope="module")
