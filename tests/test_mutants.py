@@ -254,6 +254,7 @@ def test_tiny_run_prints_matrix_list_and_numbers(tree):
     }
 
 
+@pytest.mark.slow  # five runs of the tiny matrix
 @pytest.mark.needs_clang
 def test_cells_are_reused_and_rerun_where_their_sources_changed(tree):
     """Every cell run (--no-skip): the counts of cells run and reused are those of the rows."""
