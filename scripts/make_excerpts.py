@@ -17,7 +17,7 @@ and no temporary file. SIGTERM stops it like SIGINT (exit 128 + the signal); a t
 that a killed run (SIGKILL) left behind, `.NAME.*.part`, is removed by the next run.
 With --check nothing is written, and it also fails when an excerpt on disk
 differs from its region (stale), is missing or has no region. (That some page includes each
-excerpt, scripts/lint_docs.py checks, with every other output.)
+excerpt, the docs lint (tests/test_docs_lint.py) checks, with every other output.)
 """
 
 import argparse
