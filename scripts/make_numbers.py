@@ -1,22 +1,15 @@
 """Every number the prose states, in one file: out/numbers.json, and its reference list.
 
-    python scripts/make_numbers.py [--out DIR] [--list]
+    python scripts/make_numbers.py [--out DIR]
 
-Pages write `{{ n.KEY }}` (or `{{ n.KEY:, }}` with a Python format spec) and the hook
-docs/hooks/numbers.py puts in the value from out/numbers.json; an unknown key fails the build.
-
-Nothing is parsed here. Each number is stated, under its key and with a one-line meaning, by
-the program that computes it (book/protocol.state), and scripts/save_output.py files what a
-program stated as out/KIND/STEM.numbers.json. This script merges those files, adds the few
-values read from the code itself (line counts, the C flags, the op counts, the limits, the
-pins: CODE below), the records of the last run (its time, how many tests passed) and the count
-of the proofs' claim groups (counted from the keys the proofs stated), and writes:
-- out/numbers.json: {key: value}, sorted, with "_missing": the programs of book/producers.py
-  whose output is not there yet (the hook names them when a page asks for a key they state);
-- out/numbers-reference.md: every key with its meaning, its producer and its value.
-A key stated by two producers, or a stated value that is not a number or a string, fails it.
-The checks a number must pass (a total that is the sum of its rows, every claim as expected)
-are made by its producer, which fails its own run.
+Nothing is parsed here: each number is stated by the program that computes it
+(book/protocol.state) and filed by save_output.py as out/KIND/STEM.numbers.json. This merges
+those files with the few values read from the code itself (code_numbers), the records of the
+last run and the count of the proofs' claim groups, into out/numbers.json ({key: value}, with
+"_missing": the programs whose output is not there yet, which the hook names when a page asks
+for their keys) and out/numbers-reference.md (each key's meaning, producer and value). A key
+stated twice, or a value that is not a number or a string, fails it; the checks a number must
+pass are made by its producer.
 """
 
 import argparse
@@ -24,14 +17,13 @@ import ast
 import json
 import math
 import re
-import signal
 import sys
 import tomllib
 from pathlib import Path
 
 from reruns import CASES as RERUN_CASES  # beside this script
 
-from book.files import ROOT, stamp_problem, write_atomic
+from book.files import ROOT, stamp_problem, stop_on_sigterm, write_atomic
 from book.producers import PRODUCERS, RUN_RECORDS
 from book.protocol import NUMBERS_STAMP, about  # about: the rounding every producer uses
 
@@ -261,16 +253,11 @@ INPUTS = sorted(
 )
 
 
-def stop(signum, frame):
-    raise SystemExit(128 + signum)  # write_atomic removes its temporary file on the way out
-
-
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--out", type=Path, default=ROOT / "out", help="the saved outputs")
-    parser.add_argument("--list", action="store_true", help="print every key and its value")
     args = parser.parse_args(argv)
-    signal.signal(signal.SIGTERM, stop)
+    stop_on_sigterm()  # write_atomic removes its temporary file on the way out
     for name in ("numbers.json", "numbers-reference.md"):  # what a killed run left
         for leftover in args.out.glob(f".{name}.*.part"):
             leftover.unlink(missing_ok=True)
@@ -283,9 +270,6 @@ def main(argv=None) -> int:
     text = json.dumps(numbers, indent=1, ensure_ascii=False) + "\n"
     write_atomic(args.out / "numbers.json", text)
     write_atomic(args.out / "numbers-reference.md", reference(merged))
-    if args.list:
-        for key, (value, meaning, producer) in merged.items():
-            print(f"{key} = {value!r}  ({producer}: {meaning})")
     for name in missing:
         print(f"make_numbers: warning: {name} is missing: its numbers are left out")
     print(f"make_numbers: wrote {len(merged)} numbers to {args.out / 'numbers.json'}")
