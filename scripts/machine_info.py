@@ -1,10 +1,8 @@
-"""The machine and the software the benchmark ran on (Appendix D), one labelled line each.
+"""The machine and the software the benchmark ran on (appendix D), one labelled line each.
 
-Reads the CPU model and the total memory from /proc on Linux (elsewhere it says `unknown`), the
-versions from the installed distributions (a package that is missing prints `not installed`),
-and the compiler from `clang --version`. Everything it prints depends on the machine.
-
-Usage: python scripts/machine_info.py
+The CPU and the memory from /proc on Linux (elsewhere `unknown`), the versions from the
+installed distributions (`not installed` when missing), the compiler from `clang --version`.
+Everything it prints depends on the machine.
 """
 
 import importlib.metadata

@@ -2,15 +2,11 @@
 
     python scripts/reruns.py [OUT]
 
-For each case (a one-function change to uopc/render.py, runtime.py, symbolic.py or textfmt.py,
-and a change to one chapter's page only), the programs ./run_all.sh runs again: those whose
-record in OUT/used.json (book/used.py, what their last run imported and read) names the file,
-or, for a program with no record yet, whose declared sources do (book/producers.py). Their time
-is the sum of their last recorded run times; the figures, listings and numbers, made on every
-run, the summary, and the book's PDF (a print of the site, whose appendix C shows this table:
-with its time in the sums, each print would make the other stale) are left out. Prints the block
-`reruns` (its first line marked: the times are this machine's) and states each case's count and
-seconds for appendix C.
+For each case of CASES, the programs whose record in OUT/used.json (book/used.py) names the
+file, or with no record yet whose declared sources do, with the sum of their last run times;
+appendix C quotes it. Left out: what runs every time (figures, listings, numbers, the summary)
+and the book's PDF, a print of the site whose appendix C shows this table (with its time in the
+sums, each print would make the other stale).
 """
 
 import sys
