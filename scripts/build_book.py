@@ -1,14 +1,8 @@
-"""The book's build: run every program of book/producers.py whose sources changed, then draw
-the figures, cut the listings and merge the numbers. ./run_all.sh calls it after the set-up;
-its --help and README.md say what the options do.
-
-A program runs again when the hash of the files its last run used (book/used.py) differs from
-the one saved with its output (the `# sources:` first line of a slow output, its record in
-used.json for the others), or its output is missing or not whole. A row marked `always` runs
-every time; so do the figures, the listings and the numbers, which take seconds; a row marked
-`from_site` (the book's PDF) prints the built site, so it runs after them, in full runs only,
-and the numbers are merged again. A failing program stops the build with its status. A whole
-full run (every row made, none reused) records its time in out/tests/run_all_time.json.
+"""Make the book's outputs: every program whose sources changed, then the figures, the
+listings and the numbers. A whole rebuild (--force) records its time for appendix C. --quick:
+the sized and timed outputs go to build/quick/out/, never to out/, and the planted bugs are left
+out. --deterministic-into DIR: only the outputs that must come out the same bytes, all of them,
+into DIR (scripts/check_stale.py compares them with out/). A failing program stops the build.
 """
 
 import argparse
@@ -73,6 +67,9 @@ class Build:
         self.ran.append(row.name)
 
     def step(self, row: Producer, force: bool) -> None:
+        """Run the row when forced, when it is made every time (`always`: from other saved
+        outputs, cheaply), or when the hash of the files its last run used (book/used.py)
+        differs from the one saved with its output or its output is missing or not whole."""
         if force or row.always or self.saved_hash(row) != self.hash_of(row):
             self.run(row)
         else:
@@ -121,12 +118,13 @@ def chosen_rows(options) -> list[Producer]:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--quick", action="store_true", help="quick sizes (build/quick/out)")
-    parser.add_argument("--with-mutants", action="store_true", help="planted bugs in --quick")
-    parser.add_argument("--force", action="store_true", help="run every program")
-    parser.add_argument("--only", nargs="+", help="only these programs (forced)")
-    parser.add_argument("--deterministic-into", type=Path, help="the same-bytes outputs, into DIR")
+    parser = argparse.ArgumentParser(prog="./run_all.sh", description=__doc__)
+    option = parser.add_argument
+    option("--quick", action="store_true", help="quick sizes, into build/quick/out/ (see above)")
+    option("--with-mutants", action="store_true", help="the planted bugs in a quick run too")
+    option("--force", action="store_true", help="every program again: a whole rebuild")
+    option("--only", nargs="+", metavar="NAME", help="only these programs (demos/order), forced")
+    option("--deterministic-into", type=Path, metavar="DIR", help="see above")
     options = parser.parse_args(argv)
     # every program below imports the uopc this one would
     require_own_uopc(Path(__file__).resolve().parents[1])  # its own tree, not book's
@@ -150,7 +148,7 @@ def main(argv=None) -> int:
                 build.step(row, force)
     build.finish()
     printed = len(build.ran)
-    if not (options.quick or options.deterministic_into):
+    if not (options.quick or options.deterministic_into):  # the PDF prints the site just made
         for row in rows:
             if row.from_site:
                 build.step(row, force)
