@@ -68,13 +68,21 @@ def size(quick, full_size):
     return full_size if full() else quick
 
 
-GROUPS = ("semantics-numpy", "semantics-c", "unit", "pipeline", "memory", "reliability")
+# The groups a test layer's count belongs to, with the label of their row in scripts/summary.py.
+GROUPS = {
+    "semantics-numpy": "semantics against NumPy",
+    "semantics-c": "semantics against C",
+    "unit": "rule unit cases and point checks",
+    "pipeline": "pipeline",
+    "memory": "memory programs",
+    "reliability": "reliability: fuzzed command lines, call names, numeric fuzz",
+}
 
 
 def report(group: str, layer: str, checks: int) -> str:
     """Print and record one count line; a layer with no checks is a broken layer."""
     if group not in GROUPS:
-        raise ValueError(f"unknown group {group!r}; expected one of {GROUPS}")
+        raise ValueError(f"unknown group {group!r}; expected one of {tuple(GROUPS)}")
     if checks <= 0:
         raise AssertionError(f"layer {layer} made no checks")
     return _record(f"COUNT {group} {layer} {checks}")

@@ -20,18 +20,10 @@ import sys
 from pathlib import Path
 
 from book import protocol
+from book.protocol import GROUPS
 
 OUT = Path(__file__).resolve().parents[1] / "out"
 
-# group -> row label, in the order of the rows (the groups of book/protocol.py)
-GROUPS = {
-    "semantics-numpy": "semantics against NumPy",
-    "semantics-c": "semantics against C",
-    "unit": "rule unit cases and point checks",
-    "pipeline": "pipeline",
-    "memory": "memory programs",
-    "reliability": "reliability: fuzzed command lines, call names, numeric fuzz",
-}
 BROKEN_DOWN = ("pipeline", "reliability")  # groups whose layers are listed under their row
 WIDTH = 11  # the count column: room for "999,999,999"
 

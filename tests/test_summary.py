@@ -10,8 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from book import protocol
-
 SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "summary.py"
 _spec = importlib.util.spec_from_file_location("summary", SCRIPT)
 summary = importlib.util.module_from_spec(_spec)
@@ -60,10 +58,6 @@ def run(tmp_path, capsys, monkeypatch):
 
 
 pytestmark = pytest.mark.layer("summary")
-
-
-def test_groups_are_the_counting_groups():
-    assert tuple(summary.GROUPS) == protocol.GROUPS
 
 
 def test_complete_run_passes_and_adds_up(run):
