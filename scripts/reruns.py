@@ -27,26 +27,17 @@ CASES = (
 )
 
 
-def depends(name: str, changed: str, records: dict) -> bool | None:
-    """Whether the program depends on the file: True or False from its record, None when it
-    has no record and its declared sources name the file (the build's fallback)."""
-    record = records.get(name)
-    if record:
-        return changed in record["files"]
-    return None if changed in source_files(name) else False
-
-
 def reruns(changed: str, records: dict) -> tuple[list[str], list[str], float]:
-    """(rows rerun by their record, rows rerun by their declared sources, seconds of both)."""
+    """(rows rerun by their record, rows rerun by their declared sources, the seconds their
+    records say they last took)."""
     exact, declared, seconds = [], [], 0.0
     for name, row in PRODUCERS.items():
-        if row.always or row.from_site:
+        record = records.get(name)
+        files = record["files"] if record else source_files(name)
+        if row.always or row.from_site or changed not in files:
             continue
-        found = depends(name, changed, records)
-        if found is False:
-            continue
-        (exact if found else declared).append(name)
-        seconds += records.get(name, {}).get("seconds", 0.0)
+        (exact if record else declared).append(name)
+        seconds += record["seconds"] if record else 0.0
     return exact, declared, seconds
 
 
