@@ -105,9 +105,8 @@ def chosen_rows(options) -> list[Producer]:
     if options.deterministic_into:
         return [row for row in rows if not row.slow]
     if options.quick and not options.with_mutants:
-        for row in rows:
-            if row.full_only:
-                print(f"build_book: {row.name} is left out of a quick run (--with-mutants)")
+        left = ", ".join(row.name for row in rows if row.full_only)
+        print(f"build_book: left out of a quick run (--with-mutants puts them back): {left}")
         rows = [row for row in rows if not row.full_only]
     if options.only:
         wanted = [row for row in rows if any(part in row.name for part in options.only)]

@@ -52,20 +52,18 @@ def remove_leftovers(folder: Path, stem: str) -> None:
             path.unlink(missing_ok=True)
 
 
-def write_set(root: Path, kind: str, stem: str, whole: str, blocks: dict, numbers: dict):
-    """Write the blocks, the numbers and, last, the whole output; return the paths."""
+def write_set(root: Path, kind: str, stem: str, whole: str, blocks: dict, numbers: dict) -> None:
+    """Write the blocks, the numbers and, last, the whole output."""
     folder = root / kind
     folder.mkdir(parents=True, exist_ok=True)
     remove_leftovers(folder, stem)
     final, new, old = folder / stem, folder / f".{stem}.new", folder / f".{stem}.old"
-    written = [folder / f"{stem}.txt"]
     numbers_path = folder / f"{stem}.numbers.json"
     try:
         if blocks:
             new.mkdir()
             for name, block in blocks.items():
                 (new / f"{name}.txt").write_text(block, encoding="utf-8")
-                written.append(final / f"{name}.txt")
         if final.is_dir():
             final.rename(old)
         if blocks:
@@ -75,18 +73,16 @@ def write_set(root: Path, kind: str, stem: str, whole: str, blocks: dict, number
             stamped = {NUMBERS_STAMP: output_stamp(whole.encode("utf-8")), **numbers}
             text = json.dumps(stamped, indent=1, ensure_ascii=False) + "\n"
             write_atomic(numbers_path, text)
-            written.append(numbers_path)
         else:
             numbers_path.unlink(missing_ok=True)
-        write_atomic(written[0], whole)
+        write_atomic(folder / f"{stem}.txt", whole)
     except BaseException:
         remove_leftovers(folder, stem)
         raise
-    return written
 
 
-def save(root: Path, kind: str, stem: str, output: str, used: str | None = None) -> list[Path]:
-    """Write the whole output, its blocks and its numbers; return the paths written. A slow
+def save(root: Path, kind: str, stem: str, output: str, used: str | None = None) -> int:
+    """Write the whole output, its blocks and its numbers; return how many blocks. A slow
     output's `# sources:` line carries `used`, the hash of the files the run used, or without a
     record the hash of the sources its row declares."""
     whole, blocks, numbers = parse_output(output)
@@ -97,7 +93,8 @@ def save(root: Path, kind: str, stem: str, output: str, used: str | None = None)
         whole = (header_line(used) if used else header(key)) + whole
     elif kind == "bench":
         raise ProtocolError(f"{key}: an output in out/bench/ needs its sources in producers.py")
-    return write_set(root, kind, stem, whole, blocks, numbers)
+    write_set(root, kind, stem, whole, blocks, numbers)
+    return len(blocks)
 
 
 def run(command: list[str], cwd: Path, echo: bool, env: dict) -> tuple[int, str]:
@@ -146,14 +143,13 @@ def main(argv=None) -> int:
         print(f"save_output: {name}: FAILED ({' '.join(command)} exited {status})", file=sys.stderr)
         return status
     try:
-        written = save(args.root, args.kind, args.stem, output, digest)
+        blocks = save(args.root, args.kind, args.stem, output, digest)
     except ProtocolError as error:
         print(f"save_output: {name}: {error}", file=sys.stderr)
         return 1
     if entries:  # what it used, for the next build's choice (book/used.py)
         used.save(args.root, name, entries, digest, seconds)
-    blocks = sum(path.parent.name == args.stem for path in written)
-    shown = written[0].resolve()
+    shown = (args.root / args.kind / f"{args.stem}.txt").resolve()
     shown = shown.relative_to(ROOT) if shown.is_relative_to(ROOT) else shown
     print(f"saved {shown} ({output.count(chr(10))} lines, {blocks} blocks, {seconds:.1f} s)")
     return 0
