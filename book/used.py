@@ -1,16 +1,11 @@
 """What each program of the book actually used, recorded when it runs: exact dependencies.
 
-scripts/save_output.py runs every program with `recording(...)`: book/record/ last on
-PYTHONPATH (its sitecustomize.py records, in every Python process of the run, children
-included, the repository files read and the folders globbed) and BOOK_USED naming the file
-they append to. `save` then files the record in out/used.json, one entry a program:
-
-    {"demos/order": {"files": ["uopc/uop.py", ..., "verify/shrink.py"], "hash": "...",
-                     "seconds": 9.6}, ...}
-
-`hash` is producers.files_hash of those files when the run ended; the build runs a program
-again when the hash of its files now differs (`current`). Not recorded: a folder merely listed
-(the import system lists every folder on the path; a new module there matters only once
+save_output.py runs every program with `recording(...)`: book/record/ last on PYTHONPATH (its
+sitecustomize.py notes, in every Python process of the run, the repository files read and the
+folders globbed) and BOOK_USED naming the file they append to; `save` then files the record in
+out/used.json, {"demos/order": {"files": [...], "hash": "...", "seconds": 9.6}, ...}, where
+`hash` is producers.files_hash of the files when the run ended. Not recorded: a folder merely
+listed (the import system lists every folder on the path; a new module there matters only once
 something imports it).
 """
 

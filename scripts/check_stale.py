@@ -4,13 +4,13 @@
 
 The outputs that come out the same on every run are made again (`run_all.sh
 --deterministic-into`, in a temporary folder) and compared byte for byte, less what depends on
-the machine (book/protocol.py: MACHINE_MARK; in a numbers file, make_numbers.MACHINE_KEYS and
-the meanings that end in the mark). The slow ones (producers.SOURCES) are judged by their
-`# sources:` hash against the files their last run used, as they are now (book/used.py); their
-blocks, numbers and companions belong to them, and the run records are copied, never checked.
-Every block must be text of its whole output, and no temporary file of a cut write may be left:
-that is what a set swapped in by halves looks like. --committed (as in .ci/run): and out/ and
-excerpts/ are what is committed. docs/CONTRIBUTING.md says what each catches.
+the machine (book/protocol.py: MACHINE_MARK; in a numbers file, the keys whose meaning ends in
+it). The slow ones (producers.SOURCES) are judged by their `# sources:` hash against the files
+their last run used, as they are now (book/used.py); their blocks, numbers and companions
+belong to them, and the run records are copied, never checked. Every block must be text of its
+whole output, and no temporary file of a cut write may be left: that is what a set swapped in
+by halves looks like. With --committed (as in .ci/run), out/ and excerpts/ must also be what is
+committed. docs/CONTRIBUTING.md says what each catches.
 """
 
 import argparse
@@ -22,8 +22,6 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
-
-from make_numbers import MACHINE_KEYS  # beside this script
 
 from book import used
 from book.files import ROOT, stamp_problem
@@ -95,21 +93,28 @@ def masked(path: Path) -> str:
     return "".join("<this machine>\n" if MACHINE_MARK in line else line for line in lines)
 
 
-def same_numbers(old: Path, new: Path) -> bool:
-    """A numbers file (numbers.json or a program's), less the keys of machine measurements and
-    the stamp (which follows the machine's lines; block_problems checks it)."""
+def machine_keys(made: Path) -> set[str]:
+    """The keys of machine measurements: those whose meaning, in a numbers file a program
+    stated (KIND/STEM.numbers.json under made), ends in the machine mark; and the stamp, which
+    follows the machine's lines (block_problems checks it)."""
+    keys = {NUMBERS_STAMP}
+    for path in made.glob("*/*.numbers.json"):
+        for key, entry in json.loads(path.read_text(encoding="utf-8")).items():
+            meaning = entry.get("meaning", "") if isinstance(entry, dict) else ""
+            if str(meaning).rstrip().endswith(MACHINE_MARK):
+                keys.add(key)
+    return keys
+
+
+def same_numbers(old: Path, new: Path, skipped: set[str]) -> bool:
+    """A numbers file (numbers.json or a program's), less the keys skipped."""
 
     def kept(path):
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
         except ValueError:
             return None  # not JSON: only the same bytes are the same
-        by_machine = {*MACHINE_KEYS, NUMBERS_STAMP}
-        for key, entry in data.items():
-            meaning = entry.get("meaning", "") if isinstance(entry, dict) else ""
-            if str(meaning).rstrip().endswith(MACHINE_MARK):
-                by_machine.add(key)
-        return {key: entry for key, entry in data.items() if key not in by_machine}
+        return {key: entry for key, entry in data.items() if key not in skipped}
 
     first = kept(old)
     return first is not None and first == kept(new)
@@ -170,7 +175,7 @@ def compare(label: str, saved: Path, made: Path, skip: set[Path]) -> list[str]:
             continue
         numbers = relative.name == "numbers.json" or relative.name.endswith(NUMBERS_SUFFIX)
         if label == "out" and numbers:
-            if same_numbers(old, new):
+            if same_numbers(old, new, machine_keys(made)):
                 continue
         elif relative.suffix in (".txt", ".md") and masked(old) == masked(new):
             continue  # an output, or make_numbers' reference list (a line per key)

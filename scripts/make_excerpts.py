@@ -73,17 +73,12 @@ def regions(path: Path, problems: list[str]) -> dict[str, str]:
     return cut
 
 
-def excerpt_path(root: Path, source: Path, name: str) -> Path:
-    """uopc/uop.py, toposort -> uopc/uop/toposort.py (relative to excerpts/)."""
-    relative = source.relative_to(root)
-    return relative.with_suffix("") / f"{name}{source.suffix}"
-
-
 def all_excerpts(root: Path, problems: list[str]) -> dict[Path, str]:
+    """{path under excerpts/: text}: region toposort of uopc/uop.py is uopc/uop/toposort.py."""
     excerpts = {}
     for source in source_files(root):
         for name, text in regions(source, problems).items():
-            excerpts[excerpt_path(root, source, name)] = text
+            excerpts[source.relative_to(root).with_suffix("") / f"{name}{source.suffix}"] = text
     return excerpts
 
 

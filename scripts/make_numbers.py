@@ -21,28 +21,9 @@ import sys
 import tomllib
 from pathlib import Path
 
-from reruns import CASES as RERUN_CASES  # beside this script
-
 from book.files import ROOT, stamp_problem, stop_on_sigterm, write_atomic
 from book.producers import PRODUCERS, RUN_RECORDS
 from book.protocol import NUMBERS_STAMP, about  # about: the rounding every producer uses
-
-# Keys whose value is a measurement of this machine or a record of the last run: they may
-# change between two runs without the book being stale (check_stale.py ignores them). The
-# stated ones say so in their meaning, "(this machine)"; these are the ones check_stale needs
-# without reading the meanings.
-CHAIN_STEPS = ("build", "toposort", "evaluate", "simplify")
-MACHINE_KEYS = frozenset(
-    {
-        "tests_seconds",
-        "tests_passed",
-        "run_all_seconds",
-        "run_all_elapsed",
-        *(f"chain_{step}_s" for step in CHAIN_STEPS),
-        # what reruns after one change: read from the records of the last runs (book/used.py)
-        *(f"reruns_{case[0]}{suffix}" for case in RERUN_CASES for suffix in ("", "_s")),
-    }
-)
 
 
 class NumbersError(Exception):
