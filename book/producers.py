@@ -135,11 +135,11 @@ def reads_saved(stem: str) -> bool:
     return any(path.startswith("out/") for path in DEMO_INPUTS.get(stem, ()))
 
 
-def demo(stem: str) -> Producer:
+def demo(stem: str, *more: str, name: str = "", **flags) -> Producer:
+    """The row of demos/STEM.py (named demos/STEM unless `name`), reading DEMO_INPUTS and more."""
     sources = (*PACKAGE, *SUPPORT, "demos/_common.py", f"demos/{stem}.py")
-    return Producer(
-        f"demos/{stem}", ("{py}", f"demos/{stem}.py"), (*sources, *DEMO_INPUTS.get(stem, ()))
-    )
+    sources += (*DEMO_INPUTS.get(stem, ()), *more)
+    return Producer(name or f"demos/{stem}", ("{py}", f"demos/{stem}.py"), sources, **flags)
 
 
 def all_producers(root: Path = ROOT) -> list[Producer]:
@@ -159,21 +159,8 @@ def all_producers(root: Path = ROOT) -> list[Producer]:
     rows.append(
         Producer("bench/tinygrad_demo", ("{py}", tinygrad[0]), tinygrad, slow=True, timed=True)
     )
-    tinygrad_map = (
-        *PACKAGE,
-        *SUPPORT,
-        "demos/_common.py",
-        "demos/tinygrad_map.py",
-        "requirements.txt",
-    )
     rows.append(
-        Producer(
-            "bench/tinygrad_map",
-            ("{py}", "demos/tinygrad_map.py"),
-            tinygrad_map,
-            slow=True,
-            timed=True,
-        )
+        demo("tinygrad_map", "requirements.txt", name="bench/tinygrad_map", slow=True, timed=True)
     )
     records = ("--records", "{out}/tests")
     rows.append(
@@ -218,15 +205,8 @@ def all_producers(root: Path = ROOT) -> list[Producer]:
     # the layers (no P) at quick sizes, with the overlay and with the plain code alone: the
     # same bugs, sizes and columns, so that only the overlay differs (demos/verification.py)
     for mode, flags in (("overlay", ()), ("plain", ("--plain",))):
-        command = (
-            "{py}",
-            "tests/mutant_matrix.py",
-            "--layers",
-            "ABCDEFGHIJKLMS",
-            "--prefix",
-            f"mutants_{mode}",
-            *flags,
-        )
+        layers = ("--layers", "ABCDEFGHIJKLMS", "--prefix", f"mutants_{mode}", *flags)
+        command = ("{py}", "tests/mutant_matrix.py", *layers)
         rows.append(Producer(f"tests/mutant_matrix_{mode}", command, matrix, slow=True, echo=True))
     rows += [demo(stem) for stem in DEMOS if reads_saved(stem)]
     answers = (
