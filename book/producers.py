@@ -162,52 +162,27 @@ def all_producers(root: Path = ROOT) -> list[Producer]:
     rows.append(
         demo("tinygrad_map", "requirements.txt", name="bench/tinygrad_map", slow=True, timed=True)
     )
+    # a row's sources start with its program (sources[0]) where it runs from the root
+    long = {"slow": True, "echo": True}  # hash-checked in CI, and shown while it runs
     records = ("--records", "{out}/tests")
-    rows.append(
-        Producer(
-            "tests/counts",
-            ("{py}", "scripts/run_tests.py"),
-            (*PACKAGE, *TEST_SUPPORT, "scripts/run_tests.py", counting_layers),
-            full=("--full", *records),
-            quick=("--quick", *records),
-            slow=True,
-            echo=True,
-        )
-    )
-    proofs = (*PACKAGE, "tests/proofs.py", *SUPPORT, "requirements.txt")
-    rows.append(
-        Producer(
-            "proofs/proofs",
-            ("{py}", "tests/proofs.py"),
-            proofs,
-            quick=("--quick",),
-            slow=True,
-            echo=True,
-        )
-    )
+    tests = ("scripts/run_tests.py", *PACKAGE, *TEST_SUPPORT, counting_layers)
+    full, quick = ("--full", *records), ("--quick", *records)
+    rows.append(Producer("tests/counts", ("{py}", tests[0]), tests, full=full, quick=quick, **long))
+    proofs = ("tests/proofs.py", *PACKAGE, *SUPPORT, "requirements.txt")
+    rows.append(Producer("proofs/proofs", ("{py}", proofs[0]), proofs, quick=("--quick",), **long))
     # the further rules' claims (uopc/further.py), apart from the book's counts
-    rows.append(
-        Producer("proofs/further", ("{py}", "tests/proofs.py", "--further"), proofs, slow=True)
-    )
+    rows.append(Producer("proofs/further", ("{py}", proofs[0], "--further"), proofs, slow=True))
     matrix = (*PACKAGE, *TEST_SUPPORT, *HARNESS, package_tests)
+    command = ("{py}", "tests/mutant_matrix.py")
     hints = ("--full", "--hints", "{out}/tests/mutant_hints.json")
     rows.append(
-        Producer(
-            "tests/mutant_matrix",
-            ("{py}", "tests/mutant_matrix.py"),
-            matrix,
-            full=hints,
-            slow=True,
-            full_only=True,
-            echo=True,
-        )
+        Producer("tests/mutant_matrix", command, matrix, full=hints, full_only=True, **long)
     )
     # the layers (no P) at quick sizes, with the overlay and with the plain code alone: the
     # same bugs, sizes and columns, so that only the overlay differs (demos/verification.py)
     for mode, flags in (("overlay", ()), ("plain", ("--plain",))):
         layers = ("--layers", "ABCDEFGHIJKLMS", "--prefix", f"mutants_{mode}", *flags)
-        command = ("{py}", "tests/mutant_matrix.py", *layers)
-        rows.append(Producer(f"tests/mutant_matrix_{mode}", command, matrix, slow=True, echo=True))
+        rows.append(Producer(f"tests/mutant_matrix_{mode}", (*command, *layers), matrix, **long))
     rows += [demo(stem) for stem in DEMOS if reads_saved(stem)]
     answers = (
         *PACKAGE,
@@ -223,18 +198,8 @@ def all_producers(root: Path = ROOT) -> list[Producer]:
     rows.append(Producer("exercises/solutions", ("{py}", "code/exercises/solutions.py"), answers))
     bench = (*PACKAGE, "demos/bench*.py", "demos/tinygrad_demo.py", *SUPPORT)
     data = ("--json", "{out}/bench/bench.json")
-    rows.append(
-        Producer(
-            "bench/bench",
-            ("{py}", "demos/bench.py"),
-            bench,
-            full=data,
-            quick=("--quick", "--busy", *data),
-            slow=True,
-            timed=True,
-            echo=True,
-        )
-    )
+    busy, script = ("--quick", "--busy", *data), ("{py}", "demos/bench.py")
+    rows.append(Producer("bench/bench", script, bench, full=data, quick=busy, timed=True, **long))
     machine = ("scripts/machine_info.py", "requirements.txt")
     rows.append(
         Producer("bench/machine_info", ("{py}", machine[0]), machine, slow=True, timed=True)
@@ -243,18 +208,11 @@ def all_producers(root: Path = ROOT) -> list[Producer]:
     rows.append(Producer("book/pdf", ("{py}", pages[0]), pages, slow=True, from_site=True))
     saved = ("--proofs", "{out}/proofs/proofs.txt", "--mutants", "{out}/tests/mutant_matrix.txt")
     summary = ("{py}", "scripts/summary.py", "{out}/tests/counts.txt", *saved)
-    rows.append(
-        Producer("tests/summary", summary, (summary[1],), quick=("--allow-missing",), always=True)
-    )
+    missing = ("--allow-missing",)
+    rows.append(Producer("tests/summary", summary, (summary[1],), quick=missing, always=True))
     # appendix C: what reruns after one change, from the records (book/used.py)
-    rows.append(
-        Producer(
-            "book/reruns",
-            ("{py}", "scripts/reruns.py", "{out}"),
-            ("scripts/reruns.py",),
-            always=True,
-        )
-    )
+    reruns = ("{py}", "scripts/reruns.py", "{out}")
+    rows.append(Producer("book/reruns", reruns, (reruns[1],), always=True))
     return rows
 
 
