@@ -227,9 +227,9 @@ PRODUCERS = {row.name: row for row in all_producers()}
 @dataclass(frozen=True)
 class Figure:
     """One figure: its file under out/figures/, the function that draws it ("MODULE.NAME", a
-    module of scripts/), and the saved outputs it is drawn from (skipped, with a note, until
-    they exist). A *graph* returns a UOp or Graphviz source, which make_figures draws with the
-    book's palette; any other kind returns the SVG text itself."""
+    module of scripts/), and the saved outputs it is drawn from, in the order the function takes
+    their paths (skipped, with a note, until they exist). A *graph* returns a UOp or Graphviz
+    source, which make_figures draws with the book's palette; any other returns the SVG text."""
 
     name: str
     draw: str
@@ -263,8 +263,9 @@ FIGURES = (
     Figure("pipeline.svg", "make_figures.pipeline_svg", graph=False),
     Figure("tinygrad_map.svg", "make_figures.tinygrad_map_figure",
            ("out/bench/tinygrad_map/map.txt",), graph=False),
-    Figure("compile_times.svg", "make_figures.plots", ("out/bench/bench.json",), graph=False),
-    Figure("relu_ns.svg", "make_figures.plots", ("out/bench/bench.json",), graph=False),
+    Figure("compile_times.svg", "make_figures.compile_times_figure", ("out/bench/bench.json",),
+           graph=False),
+    Figure("relu_ns.svg", "make_figures.relu_ns_figure", ("out/bench/bench.json",), graph=False),
     Figure("mutant_matrix.svg", "make_figures.matrix_figure", ("out/tests/mutant_matrix.txt",),
            graph=False),
 )  # fmt: skip

@@ -82,8 +82,6 @@ class Build:
         figures += ["--data", str(data)] if data.exists() else []
         say("the figures (scripts/make_figures.py)")
         check(figures)
-        say("each figure readable: on a phone, at AA contrast (scripts/figure_checks.py)")
-        check([self.python, "scripts/figure_checks.py", str(self.out / "figures")])
         say("the listings (scripts/make_excerpts.py)")
         check([self.python, "scripts/make_excerpts.py", "--out", str(self.excerpts)])
         say("the numbers (scripts/make_numbers.py)")
