@@ -164,12 +164,8 @@ def record_numbers(out: Path) -> dict[str, tuple[object, str]]:
 
 def stated_files(out: Path) -> list[tuple[str, Path]]:
     """(producer name, its numbers file) for every program of the table that stated numbers."""
-    found = []
-    for name in PRODUCERS:
-        path = out / f"{name}.numbers.json"
-        if path.exists():
-            found.append((name, path))
-    return found
+    paths = ((name, out / f"{name}.numbers.json") for name in PRODUCERS)
+    return [(name, path) for name, path in paths if path.exists()]
 
 
 def well_typed(value) -> bool:
