@@ -42,7 +42,7 @@ BOOK_TESTS = (
     "test_bench.py", "test_book_checks.py", "test_build.py", "test_demos.py",
     "test_exercises.py", "test_figures.py", "test_numbers.py", "test_proofs.py",
     "test_summary.py", "test_mutants.py", "test_mutant_matrix.py", "test_producers.py",
-    "test_own_tree.py",
+    "test_own_tree.py", "test_docs_lint.py",
 )  # fmt: skip
 
 

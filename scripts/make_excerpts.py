@@ -8,7 +8,7 @@ that does not parse. Without --check, excerpts/ is made to match the regions exa
 written whole (book/files.write_atomic) and the files of gone regions removed only after every
 new one is in place, so an interrupted run leaves each excerpt old or new, never cut. With
 --check nothing is written, and a stale, missing or orphan excerpt, or the temporary file of a
-killed run, fails too.
+killed run, fails too (that a page includes each excerpt, tests/test_docs_lint.py checks).
 """
 
 import argparse

@@ -1,9 +1,10 @@
 """The book checks catch what they are for: each one passes on a small clean tree, then fails
 on one planted fault. Everything happens in temporary folders, never in the real tree.
 
-The checks are the scripts of scripts/ (save_output, make_excerpts --check, lint_docs,
-check_stale's comparisons, the mkdocs hook under `mkdocs build --strict`, check_html and
-the browser tests of tests/browser/); they run here as the book build runs them, in a child process.
+The checks are the scripts of scripts/ (save_output, make_excerpts --check, the docs lint,
+check_stale's comparisons, the mkdocs hook under `mkdocs build --strict`, and the tests of
+tests/browser/); they run here as the book build runs them, in a child process (the docs lint
+and the HTML checks in this process: their findings are a list).
 """
 
 import html
@@ -20,6 +21,8 @@ from types import SimpleNamespace
 
 import check_stale  # scripts/, on the path by pytest's pythonpath (pyproject.toml)
 import pytest
+import test_docs_lint
+from browser import test_site_html
 
 from book import producers, protocol
 
@@ -102,8 +105,10 @@ def make_book(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def lint(root: Path) -> subprocess.CompletedProcess:
-    return run(SCRIPTS / "lint_docs.py", "--root", root)
+def lint(root: Path) -> SimpleNamespace:
+    """The docs lint (tests/test_docs_lint.py) on the tree at root, read as a run of a command."""
+    found = test_docs_lint.problems(root)
+    return SimpleNamespace(returncode=int(bool(found)), stdout="\n".join(found))
 
 
 def plant(path: Path, old: str, new: str) -> None:
@@ -587,7 +592,8 @@ def test_committed_check_catches_uncommitted_outputs(tmp_path):
 def site_project(book: Path) -> Path:
     """The book's own mkdocs.yml and hook, with a navigation for the small book."""
     config = (REPO / "mkdocs.yml").read_text(encoding="utf-8")
-    config = config[: config.index("\nnav:")] + "\nnav:\n  - index.md\n  - short/one.md\n"
+    nav = "\nnav:\n  - index.md\n  - short/one.md\n  - book.md\n  - Source: [source/index.md]\n"
+    config = config[: config.index("\nnav:")] + nav
     (book / "mkdocs.yml").write_text(config, encoding="utf-8")
     shutil.copytree(REPO / "docs" / "hooks", book / "docs" / "hooks")
     shutil.copytree(REPO / "docs" / "assets", book / "docs" / "assets")
@@ -613,7 +619,7 @@ def test_mkdocs_strict_build_with_the_hook_then_a_broken_anchor(book):
     html = (book / "site" / "short" / "one.html").read_text(encoding="utf-8")
     assert "The program prints 1 lines" in html and "double" in html and "--8&lt;--" not in html
     assert (book / "site" / "figures" / "graph.svg").exists()  # published by the hook
-    assert run(SCRIPTS / "check_html.py", book / "site").returncode == 0
+    assert html_check(book / "site").returncode == 0
     plant(book / "docs" / "short" / "one.md", "(#the-output)", "(#no-such-part)")
     done = build(book)
     assert done.returncode != 0 and "no-such-part" in done.stderr, done.stderr
@@ -826,8 +832,14 @@ def test_mkdocs_build_refuses_a_backtick_inside_a_code_span(book):
     ), done.stderr
 
 
+def html_check(site: Path) -> SimpleNamespace:
+    """The HTML checks (tests/browser/test_site_html.py) on a site, read as a run of a command."""
+    found = test_site_html.problems(site)
+    return SimpleNamespace(returncode=int(bool(found)), stdout="\n".join(found))
+
+
 def small_site(tmp_path: Path) -> Path:
-    """A built page and its neighbour, written by hand: what check_html reads."""
+    """A built page and its neighbour, written by hand: what the HTML checks read."""
     site = tmp_path / "site"
     write(site / "index.html", '<a href="two.html#part">two</a><img src="img/a.svg">')
     write(site / "two.html", '<h2 id="part">Part</h2><a href="#part">here</a>')
@@ -838,7 +850,7 @@ def small_site(tmp_path: Path) -> Path:
 def test_html_check_catches_a_rooted_path_in_the_404_page(tmp_path):
     site = small_site(tmp_path)
     (site / "404.html").write_text('<html><link rel="stylesheet" href="/assets/x.css"></html>')
-    done = run(SCRIPTS / "check_html.py", site)
+    done = html_check(site)
     assert done.returncode == 1 and "path from the root of the host" in done.stdout, done.stdout
 
 
@@ -858,10 +870,10 @@ def test_html_check_catches_a_rooted_path_in_the_404_page(tmp_path):
 )
 def test_html_check_catches(tmp_path, fault, expected):
     site = small_site(tmp_path)
-    assert run(SCRIPTS / "check_html.py", site).returncode == 0
+    assert html_check(site).returncode == 0
     page = site / "two.html"
     page.write_text(page.read_text() + fault)
-    done = run(SCRIPTS / "check_html.py", site)
+    done = html_check(site)
     assert done.returncode == 1 and expected in done.stdout, done.stdout
 
 
@@ -885,7 +897,7 @@ def test_mkdocs_build_makes_source_pages_and_links_listing_titles(book):
     one = (site / "book.html").read_text(encoding="utf-8")
     assert 'id="short-one"' in one and 'href="#short-one--the-output"' in one
     assert 'href="#index"' in one and 'src="figures/graph.svg"' in one
-    assert run(SCRIPTS / "check_html.py", site).returncode == 0
+    assert html_check(site).returncode == 0
 
 
 @pytest.mark.slow
@@ -904,10 +916,10 @@ def test_mkdocs_build_fails_on_a_listing_whose_region_is_gone(book):
 def test_html_check_reads_a_source_page_s_code_as_the_file_s_text(tmp_path):
     site = small_site(tmp_path)
     write(site / "source" / "x.py.html", "<pre><code># --8&lt;-- [start:a]\n{{ n.x }}</code></pre>")
-    assert run(SCRIPTS / "check_html.py", site).returncode == 0
+    assert html_check(site).returncode == 0
     page = site / "source" / "x.py.html"
     page.write_text(page.read_text() + "<p>--8&lt;-- &quot;out/x.txt&quot;</p>")
-    done = run(SCRIPTS / "check_html.py", site)
+    done = html_check(site)
     assert done.returncode == 1 and "source/x.py.html:2: leftover" in done.stdout, done.stdout
 
 
