@@ -488,7 +488,7 @@ def test_hash_check_catches_an_output_older_than_its_sources(tmp_path):
     for key in producers.SOURCES:
         write(out / f"{key}.txt", producers.header(key, tmp_path) + "figures\n")
     for name, key in producers.COMPANIONS.items():
-        saved = check_stale.companion_hash(name, key, tmp_path)
+        saved = producers.sources_hash(key, tmp_path, check_stale.COMPANION_SOURCES.get(name))
         write(out / name, json.dumps({"sources_hash": saved}))
     assert check_stale.check_hashes(out, tmp_path) == []
     write(tmp_path / "demos" / "bench.py", "print('a faster benchmark')\n")  # a source changes
