@@ -23,6 +23,8 @@ ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "scripts" / "make_figures.py"
 SVG = "{http://www.w3.org/2000/svg}"
 needs_dot = pytest.mark.skipif(shutil.which("dot") is None, reason="graphviz is not installed")
+# under -n 2 the whole file goes to one worker, so the figures are drawn twice, not four times
+pytestmark = pytest.mark.xdist_group("figures")
 
 SAMPLE = {
     "compile_cpu": {  # the cpu times, which the plots draw

@@ -3,7 +3,6 @@
 sources change."""
 
 import dataclasses
-import json
 import subprocess
 import sys
 from pathlib import Path
@@ -12,7 +11,7 @@ import build_book  # scripts/, on the path by pytest's pythonpath (pyproject.tom
 import pytest
 
 from book import used
-from book.producers import FIGURES, MANIFEST, PRODUCERS, Producer, source_files, sources_hash
+from book.producers import FIGURES, PRODUCERS, Producer, source_files, sources_hash
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -184,19 +183,24 @@ def test_a_timed_program_is_recorded_by_its_imports_without_an_audit_hook(tmp_pa
     assert used.load(tmp_path / "out")["demos/p"]["files"] == ["a.py", "b.py", "p.py"]
 
 
-def test_a_program_without_a_record_falls_back_to_its_declared_sources(tmp_path):
-    """Outputs made before the records (a build of an older tree): the declared sources rule."""
+def test_a_program_without_a_record_runs_again_a_slow_one_by_its_declared_sources(tmp_path):
+    """A program whose record is lost runs again; a slow output with no record is judged by
+    the sources its row declares (its `# sources:` line), as check_stale judges it."""
     build, row = using_build(tmp_path)
     build.step(row, force=False)
     out = tmp_path / "out"
     (out / used.USED).unlink()
-    declared = sources_hash(row.name, build.repo, row.sources)
-    (out / MANIFEST).write_text(json.dumps({row.name: declared}))  # as an older build wrote it
     build.step(row, force=False)
+    assert build.ran == ["demos/p"] * 2 and build.reused == []
+    slow = dataclasses.replace(row, slow=True)
+    (out / used.USED).unlink()
+    declared = sources_hash(row.name, build.repo, row.sources)
+    (out / "demos" / "p.txt").write_text(f"# sources: {declared}\nhello\n")
+    build.step(slow, force=False)
     assert build.reused == ["demos/p"]
     (build.repo / "c.py").write_text("x = 2\n")  # declared: reruns it, and now it has a record
-    build.step(row, force=False)
-    assert build.ran == ["demos/p"] * 2 and "c.py" not in used.load(out)["demos/p"]["files"]
+    build.step(slow, force=False)
+    assert build.ran == ["demos/p"] * 3 and "c.py" not in used.load(out)["demos/p"]["files"]
 
 
 def test_the_proofs_do_not_use_the_renderer(tmp_path):
