@@ -1,15 +1,10 @@
-"""Where the book's files are, and how the build writes and reads them.
-
-ROOT, the folders that may carry listing regions, the includes of the pages, the allow-list of
-unused outputs, and how a generator writes a folder: `write_atomic`, `remove_leftovers`,
-`stop_on_sigterm`. The output protocol (blocks, numbers, the machine mark, the
-`# sources:` header) is book/protocol.py; the table of programs and their sources is
-book/producers.py.
-"""
+"""Where the book's files are, and how the build writes and reads them: ROOT, the folders that
+may carry listing regions, the pages' includes, the allow-list of unused outputs, and how a
+generator writes a folder so that an interrupted run leaves no cut file (`write_atomic`,
+`remove_leftovers`, `stop_on_sigterm`)."""
 
 import contextlib
 import fnmatch
-import hashlib
 import json
 import os
 import re
@@ -17,7 +12,7 @@ import signal
 import tempfile
 from pathlib import Path
 
-from book.protocol import HASH_LENGTH, NUMBERS_STAMP
+from book.protocol import NUMBERS_STAMP, output_stamp
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -37,8 +32,7 @@ def stamp_problem(numbers_file: Path) -> str | None:
         return None
     if not whole.is_file():
         return f"its output {whole.name} is gone"
-    made = hashlib.sha256(whole.read_bytes()).hexdigest()[:HASH_LENGTH]
-    if made != stamp:
+    if output_stamp(whole.read_bytes()) != stamp:
         return f"it comes from another run than {whole.name} (rerun the program)"
     return None
 

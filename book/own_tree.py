@@ -1,22 +1,12 @@
 """Each checkout runs its own code: the `uopc` and the `book` a program imports are its tree's.
 
-    from book.own_tree import require_own_uopc
-    require_own_uopc(ROOT)          # ROOT from the program's own __file__; before `import uopc`
-
-Two checkouts of the project on one machine share one editable install, which points at
-whichever checkout ran `pip install -e` last. A program of the other checkout, started as a
-script (`python demos/x.py`, `python scripts/build_book.py`, a bare `pytest`), would import that
-checkout's compiler without a word, and its outputs would describe code that is not the one
-beside them. The build, the tests and the demos call `require_own_uopc` first: it finds where
-`uopc` would be imported from, without importing it, and stops in one line that names both
-folders and the fix when that is not the tree's own `uopc/`.
-
-`PYTHONPATH=TREE` is the fix, and it is how a run picks its tree on purpose. The one other
-accepted case is a copy tested on purpose: the planted-bug harness (verify/mutants.py) runs the
-suite against a changed copy of the package, and names that copy in UOPC_TESTED_COPY.
-
-The same holds for `book`, the build's own package: a program passes the root of the tree it
-belongs to (from its own `__file__`, never book's), and `book` must come from that tree too.
+Two checkouts on one machine share one editable install, which points at whichever ran
+`pip install -e` last; a program of the other checkout started as a script would import that
+checkout's compiler without a word, and its outputs would describe code that is not beside
+them. So the build, the tests and the demos call `require_own_uopc(ROOT)` first (ROOT from the
+program's own `__file__`, never book's): it finds where `uopc` would come from, without
+importing it, and stops in one line naming both folders and the fix, PYTHONPATH=TREE. The one
+other accepted `uopc` is a copy tested on purpose, named in UOPC_TESTED_COPY (verify/mutants.py).
 """
 
 import importlib.util

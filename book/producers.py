@@ -1,28 +1,17 @@
 """The book's programs, one row each: what runs, where its output goes, what it depends on.
 
-Read by scripts/build_book.py (which ./run_all.sh calls), scripts/save_output.py (the sources
-hash at the top of a slow output), scripts/check_stale.py, scripts/make_numbers.py and
-scripts/make_figures.py (the figures' rows, FIGURES). A new
-program of the book is one new row here; nothing else lists programs.
-
-A row:
-- name: "KIND/STEM"; the output is out/KIND/STEM.txt, its blocks out/KIND/STEM/NAME.txt and
-  the numbers it states out/KIND/STEM.numbers.json;
-- command: the argument list, run from cwd; "{py}" is the Python interpreter;
-- sources: globs, relative to the repository root, of every file the output depends on (a
-  callable computes its list from the tree); the build reruns the program when their hash
-  differs from the one saved with the output;
-- full / quick: arguments added at the book's sizes and at quick sizes (a row with either is
-  *sized*: under --quick its output goes to build/quick/out/, never to out/);
-- slow: too slow to make again in CI; check_stale.py checks it by the `# sources:` hash on its
-  first line instead of running it (every sized or timed row is slow);
-- timed: what it prints depends on the machine or the clock (benchmark, versions);
-- full_only: not run at quick sizes unless asked (--with-mutants);
-- echo: show its output while it runs (long programs);
-- always: made from other saved outputs rather than from sources, and cheap: made every run.
-- from_site: made from the built site (the book's PDF): it runs in a full build only, after the
-  figures, the listings and the numbers, which are then merged again.
-In a command, "{out}" is the folder the sized outputs go to (out/, or build/quick/out/).
+A new program of the book is one new row here (a demo: one line in DEMOS); nothing else lists
+programs. A row (docs/CONTRIBUTING.md says how the build uses them):
+- name "KIND/STEM": the output is out/KIND/STEM.txt, its blocks out/KIND/STEM/NAME.txt;
+- command, run from cwd: "{py}" is the interpreter, "{out}" the folder the sized outputs go to
+  (out/, or build/quick/out/ under --quick); full / quick: arguments added at each size (a row
+  with either is *sized*: its quick output never goes to out/);
+- sources: globs (or callables of the tree) of the files the output depends on, the fallback
+  for a program with no record of what its last run used (book/used.py);
+- slow: checked by the `# sources:` hash on its first line instead of being made again in CI;
+  timed: depends on the machine or the clock; full_only: left out of a quick run; echo: shown
+  while it runs; always: made from other saved outputs, cheaply, on every run; from_site: a
+  print of the built site, made after the numbers in a full build.
 """
 
 import hashlib
@@ -36,17 +25,12 @@ from book.protocol import HASH_LENGTH, header_line
 ROOT = Path(__file__).resolve().parents[1]
 
 PACKAGE = ("uopc/**/*.py",)  # the taught modules and the speed overlay
-# What every program of the book may import from book/: the output protocol, the sizes, the
-# generators and the check that it runs its own tree's uopc.
+# What every program of the book may import: the output protocol, the sizes, the generators
+# and the check that it runs its own tree's uopc.
 SUPPORT = ("book/__init__.py", "book/protocol.py", "verify/__init__.py", "verify/generators.py",
            "book/own_tree.py")  # fmt: skip
-TEST_SUPPORT = (
-    *SUPPORT,
-    "verify/layers.py",
-    "verify/shrink.py",
-    "tests/conftest.py",
-    "tests/ref_ops.c",
-)
+TEST_SUPPORT = (*SUPPORT, "verify/layers.py", "verify/shrink.py", "tests/conftest.py",
+                "tests/ref_ops.c")  # fmt: skip
 # The planted-bug harness: its copy, its child runs and its matrix.
 HARNESS = ("verify/mutants.py", "verify/mutant_matrix.py", "verify/coverage_lines.py",
            "tests/mutant_matrix.py")  # fmt: skip
@@ -58,7 +42,7 @@ BOOK_TESTS = (
     "test_bench.py", "test_book_checks.py", "test_build.py", "test_demos.py",
     "test_exercises.py", "test_figures.py", "test_numbers.py", "test_proofs.py",
     "test_summary.py", "test_mutants.py", "test_mutant_matrix.py", "test_producers.py",
-    "test_own_tree.py",
+    "test_own_tree.py", "test_docs_lint.py",
 )  # fmt: skip
 
 
@@ -93,8 +77,8 @@ class Producer:
     timed: bool = False
     full_only: bool = False
     echo: bool = False
-    always: bool = False  # made from other saved outputs: made again on every run (cheap)
-    from_site: bool = False  # prints the built site: runs after the numbers (full runs only)
+    always: bool = False
+    from_site: bool = False
 
     @property
     def sized(self) -> bool:
@@ -105,18 +89,8 @@ class Producer:
         return self.name.split("/")[0]
 
     def argv(self, python: str, quick: bool, out: Path) -> list[str]:
-        extra = self.quick if quick else self.full
-        parts = (*self.command, *extra)
+        parts = (*self.command, *(self.quick if quick else self.full))
         return [part.replace("{py}", python).replace("{out}", str(out)) for part in parts]
-
-
-def short_step(path: Path) -> Producer:
-    return Producer(
-        f"short/{path.stem}",
-        ("{py}", path.name),
-        (*PACKAGE, *SUPPORT, f"code/short/{path.name}"),
-        cwd="code/short",
-    )
 
 
 # The demos (demos/NAME.py), in the order the build runs them: one line a demo.
@@ -161,164 +135,84 @@ def reads_saved(stem: str) -> bool:
     return any(path.startswith("out/") for path in DEMO_INPUTS.get(stem, ()))
 
 
-def demo(stem: str, *more: str) -> Producer:
-    sources = (*PACKAGE, *SUPPORT, "demos/_common.py", f"demos/{stem}.py", *more)
-    return Producer(f"demos/{stem}", ("{py}", f"demos/{stem}.py"), sources)
+def demo(stem: str, *more: str, name: str = "", **flags) -> Producer:
+    """The row of demos/STEM.py (named demos/STEM unless `name`), reading DEMO_INPUTS and more."""
+    sources = (*PACKAGE, *SUPPORT, "demos/_common.py", f"demos/{stem}.py")
+    sources += (*DEMO_INPUTS.get(stem, ()), *more)
+    return Producer(name or f"demos/{stem}", ("{py}", f"demos/{stem}.py"), sources, **flags)
 
 
 def all_producers(root: Path = ROOT) -> list[Producer]:
     """Every program of the book, in the order the build runs them."""
-    rows = [short_step(path) for path in sorted((root / "code" / "short").glob("s[0-9][0-9]_*.py"))]
+    rows = [
+        Producer(
+            f"short/{path.stem}",
+            ("{py}", path.name),
+            (*PACKAGE, *SUPPORT, f"code/short/{path.name}"),
+            cwd="code/short",
+        )
+        for path in sorted((root / "code" / "short").glob("s[0-9][0-9]_*.py"))
+    ]
     # a demo that reads a saved output of the slow programs runs after them (reads_saved)
-    rows += [demo(stem, *DEMO_INPUTS.get(stem, ())) for stem in DEMOS if not reads_saved(stem)]
+    rows += [demo(stem) for stem in DEMOS if not reads_saved(stem)]
+    tinygrad = ("demos/tinygrad_demo.py", "book/protocol.py", "requirements.txt")
     rows.append(
-        Producer(
-            "bench/tinygrad_demo",
-            ("{py}", "demos/tinygrad_demo.py"),
-            ("demos/tinygrad_demo.py", "book/protocol.py", "requirements.txt"),
-            slow=True,
-            timed=True,
-        )
+        Producer("bench/tinygrad_demo", ("{py}", tinygrad[0]), tinygrad, slow=True, timed=True)
     )
     rows.append(
-        Producer(
-            "bench/tinygrad_map",
-            ("{py}", "demos/tinygrad_map.py"),
-            (*PACKAGE, *SUPPORT, "demos/_common.py", "demos/tinygrad_map.py", "requirements.txt"),
-            slow=True,
-            timed=True,
-        )
+        demo("tinygrad_map", "requirements.txt", name="bench/tinygrad_map", slow=True, timed=True)
     )
+    # a row's sources start with its program (sources[0]) where it runs from the root
+    long = {"slow": True, "echo": True}  # hash-checked in CI, and shown while it runs
+    records = ("--records", "{out}/tests")
+    tests = ("scripts/run_tests.py", *PACKAGE, *TEST_SUPPORT, counting_layers)
+    full, quick = ("--full", *records), ("--quick", *records)
+    rows.append(Producer("tests/counts", ("{py}", tests[0]), tests, full=full, quick=quick, **long))
+    proofs = ("tests/proofs.py", *PACKAGE, *SUPPORT, "requirements.txt")
+    rows.append(Producer("proofs/proofs", ("{py}", proofs[0]), proofs, quick=("--quick",), **long))
+    # the further rules' claims (uopc/further.py), apart from the book's counts
+    rows.append(Producer("proofs/further", ("{py}", proofs[0], "--further"), proofs, slow=True))
+    matrix = (*PACKAGE, *TEST_SUPPORT, *HARNESS, package_tests)
+    command = ("{py}", "tests/mutant_matrix.py")
+    hints = ("--full", "--hints", "{out}/tests/mutant_hints.json")
     rows.append(
-        Producer(
-            "tests/counts",
-            ("{py}", "scripts/run_tests.py"),
-            (*PACKAGE, *TEST_SUPPORT, "scripts/run_tests.py", counting_layers),
-            full=("--full", "--records", "{out}/tests"),
-            quick=("--quick", "--records", "{out}/tests"),
-            slow=True,
-            echo=True,
-        )
-    )
-    rows.append(
-        Producer(
-            "proofs/proofs",
-            ("{py}", "tests/proofs.py"),
-            (*PACKAGE, "tests/proofs.py", *SUPPORT, "requirements.txt"),
-            quick=("--quick",),
-            slow=True,
-            echo=True,
-        )
-    )
-    rows.append(
-        Producer(  # the further rules' claims (uopc/further.py), apart from the book's counts
-            "proofs/further",
-            ("{py}", "tests/proofs.py", "--further"),
-            (*PACKAGE, "tests/proofs.py", *SUPPORT, "requirements.txt"),
-            slow=True,
-        )
-    )
-    rows.append(
-        Producer(
-            "tests/mutant_matrix",
-            ("{py}", "tests/mutant_matrix.py"),
-            (*PACKAGE, *TEST_SUPPORT, *HARNESS, package_tests),
-            full=("--full", "--hints", "{out}/tests/mutant_hints.json"),
-            slow=True,
-            full_only=True,
-            echo=True,
-        )
+        Producer("tests/mutant_matrix", command, matrix, full=hints, full_only=True, **long)
     )
     # the layers (no P) at quick sizes, with the overlay and with the plain code alone: the
     # same bugs, sizes and columns, so that only the overlay differs (demos/verification.py)
     for mode, flags in (("overlay", ()), ("plain", ("--plain",))):
-        layers = ("--layers", "ABCDEFGHIJKLMS", "--prefix", f"mutants_{mode}")
-        rows.append(
-            Producer(
-                f"tests/mutant_matrix_{mode}",
-                ("{py}", "tests/mutant_matrix.py", *layers, *flags),
-                (*PACKAGE, *TEST_SUPPORT, *HARNESS, package_tests),
-                slow=True,
-                echo=True,
-            )
-        )
-    rows += [demo(stem, *DEMO_INPUTS[stem]) for stem in DEMOS if reads_saved(stem)]
-    rows.append(
-        Producer(
-            "exercises/solutions",
-            ("{py}", "code/exercises/solutions.py"),
-            (
-                *PACKAGE,
-                *SUPPORT,
-                "code/exercises/*.py",  # the runner, one file per chapter, try_it.py, helpers
-                *TEST_SUPPORT,
-                *HARNESS,
-                package_tests,  # 5.5, 15.4 and 15.5 run the planted-bug harness and its layers
-                "tests/proofs.py",
-                "demos/*.py",
-                "out/tests/mutant_matrix.txt",  # one answer reads the saved matrix
-            ),
-        )
+        layers = ("--layers", "ABCDEFGHIJKLMS", "--prefix", f"mutants_{mode}", *flags)
+        rows.append(Producer(f"tests/mutant_matrix_{mode}", (*command, *layers), matrix, **long))
+    rows += [demo(stem) for stem in DEMOS if reads_saved(stem)]
+    answers = (
+        *PACKAGE,
+        *SUPPORT,
+        "code/exercises/*.py",  # the runner, one file per chapter, try_it.py, helpers
+        *TEST_SUPPORT,
+        *HARNESS,
+        package_tests,  # 5.5, 15.4 and 15.5 run the planted-bug harness and its layers
+        "tests/proofs.py",
+        "demos/*.py",
+        "out/tests/mutant_matrix.txt",  # one answer reads the saved matrix
     )
+    rows.append(Producer("exercises/solutions", ("{py}", "code/exercises/solutions.py"), answers))
+    bench = (*PACKAGE, "demos/bench*.py", "demos/tinygrad_demo.py", *SUPPORT)
+    data = ("--json", "{out}/bench/bench.json")
+    busy, script = ("--quick", "--busy", *data), ("{py}", "demos/bench.py")
+    rows.append(Producer("bench/bench", script, bench, full=data, quick=busy, timed=True, **long))
+    machine = ("scripts/machine_info.py", "requirements.txt")
     rows.append(
-        Producer(
-            "bench/bench",
-            ("{py}", "demos/bench.py"),
-            (*PACKAGE, "demos/bench*.py", "demos/tinygrad_demo.py", *SUPPORT),
-            full=("--json", "{out}/bench/bench.json"),
-            quick=("--quick", "--busy", "--json", "{out}/bench/bench.json"),
-            slow=True,
-            timed=True,
-            echo=True,
-        )
+        Producer("bench/machine_info", ("{py}", machine[0]), machine, slow=True, timed=True)
     )
-    rows.append(
-        Producer(
-            "bench/machine_info",
-            ("{py}", "scripts/machine_info.py"),
-            ("scripts/machine_info.py", "requirements.txt"),
-            slow=True,
-            timed=True,
-        )
-    )
-    rows.append(
-        Producer(
-            "book/pdf",
-            ("{py}", "scripts/book_pdf.py"),
-            ("scripts/book_pdf.py", "docs/**/*", "mkdocs.yml", "excerpts/**/*", "out/figures/*"),
-            slow=True,
-            from_site=True,
-        )
-    )
-    rows.append(
-        Producer(
-            "tests/summary",
-            ("{py}", "scripts/summary.py", "{out}/tests/counts.txt"),
-            ("scripts/summary.py",),
-            full=(
-                "--proofs",
-                "{out}/proofs/proofs.txt",
-                "--mutants",
-                "{out}/tests/mutant_matrix.txt",
-            ),
-            quick=(
-                "--proofs",
-                "{out}/proofs/proofs.txt",
-                "--mutants",
-                "{out}/tests/mutant_matrix.txt",
-                "--allow-missing",
-            ),
-            always=True,
-        )
-    )
-    rows.append(
-        Producer(  # appendix C: what reruns after one change, from the records (book/used.py)
-            "book/reruns",
-            ("{py}", "scripts/reruns.py", "{out}"),
-            ("scripts/reruns.py",),
-            always=True,
-        )
-    )
+    pages = ("scripts/book_pdf.py", "docs/**/*", "mkdocs.yml", "excerpts/**/*", "out/figures/*")
+    rows.append(Producer("book/pdf", ("{py}", pages[0]), pages, slow=True, from_site=True))
+    saved = ("--proofs", "{out}/proofs/proofs.txt", "--mutants", "{out}/tests/mutant_matrix.txt")
+    summary = ("{py}", "scripts/summary.py", "{out}/tests/counts.txt", *saved)
+    missing = ("--allow-missing",)
+    rows.append(Producer("tests/summary", summary, (summary[1],), quick=missing, always=True))
+    # appendix C: what reruns after one change, from the records (book/used.py)
+    reruns = ("{py}", "scripts/reruns.py", "{out}")
+    rows.append(Producer("book/reruns", reruns, (reruns[1],), always=True))
     return rows
 
 
@@ -333,9 +227,9 @@ PRODUCERS = {row.name: row for row in all_producers()}
 @dataclass(frozen=True)
 class Figure:
     """One figure: its file under out/figures/, the function that draws it ("MODULE.NAME", a
-    module of scripts/), and the saved outputs it is drawn from (skipped, with a note, until
-    they exist). A *graph* returns a UOp or Graphviz source, which make_figures draws with the
-    book's palette; any other kind returns the SVG text itself."""
+    module of scripts/), and the saved outputs it is drawn from, in the order the function takes
+    their paths (skipped, with a note, until they exist). A *graph* returns a UOp or Graphviz
+    source, which make_figures draws with the book's palette; any other returns the SVG text."""
 
     name: str
     draw: str
@@ -369,8 +263,9 @@ FIGURES = (
     Figure("pipeline.svg", "make_figures.pipeline_svg", graph=False),
     Figure("tinygrad_map.svg", "make_figures.tinygrad_map_figure",
            ("out/bench/tinygrad_map/map.txt",), graph=False),
-    Figure("compile_times.svg", "make_figures.plots", ("out/bench/bench.json",), graph=False),
-    Figure("relu_ns.svg", "make_figures.plots", ("out/bench/bench.json",), graph=False),
+    Figure("compile_times.svg", "make_figures.compile_times_figure", ("out/bench/bench.json",),
+           graph=False),
+    Figure("relu_ns.svg", "make_figures.relu_ns_figure", ("out/bench/bench.json",), graph=False),
     Figure("mutant_matrix.svg", "make_figures.matrix_figure", ("out/tests/mutant_matrix.txt",),
            graph=False),
 )  # fmt: skip
@@ -378,32 +273,29 @@ FIGURES = (
 # same run as the named slow output, which stands for them in the staleness check.
 COMPANIONS = {"bench/bench.json": "bench/bench"}
 # Records of a run itself, not of the book's sources: never checked for staleness, never a
-# reason to rerun anything. The time of the last whole run, the test run's own log (how
-# many tests passed: adding a test must not make the book stale), and the tests of P that
-# failed first on each planted bug (which the matrix of a fresh clone tries first).
+# reason to rerun anything. What each program used (book/used.py), the time of the last whole
+# run, the test run's own log (how many tests passed: adding a test must not make the book
+# stale), and the tests of P that failed first on each planted bug (the matrix tries them first).
 RUN_RECORDS = (
-    "used.json",  # what each program used, and how long it ran (book/used.py)
+    "used.json",
     "tests/run_all_time.json",
     "tests/pytest.txt",
     "tests/pytest.json",
     "tests/mutant_hints.json",
 )
-# The file beside out/ that holds the sources hash each output was made from.
-MANIFEST = "sources.json"
 
 
 # ---------------------------------------------------------------------------------------------
-# The sources of each hash-checked output
+# The sources of each output, and their hash
 # ---------------------------------------------------------------------------------------------
 
-# "<kind>/<stem>" -> the globs (and callables) of the files each slow output came from: it is
-# hash-checked instead of regenerated by check_stale.py. The table is PRODUCERS above.
+# "<kind>/<stem>" -> the globs (and callables) of each slow output's sources: check_stale.py
+# checks it by their hash instead of making it again.
 SOURCES = {row.name: row.sources for row in PRODUCERS.values() if row.slow}
 
 
 def source_files(key: str, root: Path = ROOT, sources: tuple | None = None) -> list[str]:
-    """The sorted relative paths of the files behind the output `key` ("<kind>/<stem>"): the
-    globs and callables of its row in PRODUCERS, or `sources` when given."""
+    """The sorted relative paths of the files the row `key` declares (or of `sources`)."""
     found = set()
     for entry in PRODUCERS[key].sources if sources is None else sources:
         if callable(entry):
@@ -413,17 +305,30 @@ def source_files(key: str, root: Path = ROOT, sources: tuple | None = None) -> l
     return sorted(found)
 
 
-def sources_hash(key: str, root: Path = ROOT, sources: tuple | None = None) -> str:
-    """The first HASH_LENGTH hex digits of the SHA-256 over the names and bytes of the sources.
-
-    A missing source (a program not written yet) is hashed as absent, so that writing it later
-    makes the saved output stale.
-    """
+def files_hash(entries: list[str], root: Path) -> str:
+    """The first HASH_LENGTH hex digits of the SHA-256 over each entry's name and what a program
+    can depend on: a file's hashed_text, a folder's names ("DIR/", a folder a program globbed:
+    a new test file reruns the harness that globs for them). A missing entry is hashed as
+    absent, so that writing it later makes the output stale."""
     digest = hashlib.sha256()
-    for name in source_files(key, root, sources):
-        digest.update(name.encode() + b"\0")
-        digest.update(hashed_text(root / name) + b"\0")
+    for entry in entries:
+        path = root / entry
+        digest.update(entry.encode() + b"\0")
+        if entry.endswith("/"):
+            names = ["<absent>"]
+            if path.is_dir():  # less caches and tools' hidden folders, which come and go
+                names = sorted(
+                    p.name for p in path.iterdir() if p.name[0] != "." and p.name != "__pycache__"
+                )
+            digest.update("\n".join(names).encode() + b"\0")
+        else:
+            digest.update((hashed_text(path) if path.is_file() else b"<absent>") + b"\0")
     return digest.hexdigest()[:HASH_LENGTH]
+
+
+def sources_hash(key: str, root: Path = ROOT, sources: tuple | None = None) -> str:
+    """The hash of the sources the row `key` declares (or of `sources`)."""
+    return files_hash(source_files(key, root, sources), root)
 
 
 def hashed_text(path: Path) -> bytes:

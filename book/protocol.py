@@ -1,26 +1,15 @@
 """The output protocol: what a program of the book prints for the build, and how it is read.
 
-Written here and read here, nowhere else (docs/CONTRIBUTING.md explains the conventions):
-
-- `block(name)` prints `@@ block NAME` at the start of each quoted block; save_output.py cuts
-  the output there and drops the line (BLOCK_LINE).
-- `state(key, value, meaning)` states a number the book quotes, where it is computed: the line
-  `@@ number KEY = VALUE  # MEANING` (VALUE is JSON, MEANING one line of words). In a test run
-  it goes to the counts file (UOPC_COUNTS); in a program the build runs (BOOK_NUMBERS=1) it is
-  printed, and save_output.py files it beside the output (`parse_number_line`) and strips it
-  from what the page shows. A program run by hand prints nothing extra.
-- `size(quick, full)`: a sized program's or layer's size; the book's sizes under
-  `pytest --full` or UOPC_FULL=1, else the quick one.
-- `report(group, layer, n)` prints `COUNT <group> <layer> <n>`, a test layer's check count, and
-  `figure(key, value)` prints `FIGURE <key> <value as JSON>`; with UOPC_COUNTS naming a file
-  they go there too (pytest captures standard output), and scripts/summary.py adds them up, so
-  no count is ever typed by hand.
-- MACHINE_MARK ends a line (or the first line of a block) that depends on the machine, a tool's
-  version or the clock: the staleness check leaves it out.
-- An output too slow to make again in CI, or that depends on the machine as a whole, starts
-  with `# sources: <hash>` (HEADER), the hash of the files it came from (book/producers.py).
+Written here and read here, nowhere else (docs/CONTRIBUTING.md explains the conventions): the
+block markers (`block`), the stated numbers (`state`, filed by save_output.py through
+`parse_output`), the check counts and figures of a test run (`report`, `figure`, added up by
+scripts/summary.py), the sizes (`size`), MACHINE_MARK and the `# sources:` header of a
+hash-checked output. In a test run (UOPC_COUNTS names a file) counts, figures and numbers go
+to that file too, since pytest captures standard output; a program run by hand prints no
+number lines (only BOOK_NUMBERS=1, set by the build, does).
 """
 
+import hashlib
 import json
 import math
 import os
@@ -79,13 +68,21 @@ def size(quick, full_size):
     return full_size if full() else quick
 
 
-GROUPS = ("semantics-numpy", "semantics-c", "unit", "pipeline", "memory", "reliability")
+# The groups a test layer's count belongs to, with the label of their row in scripts/summary.py.
+GROUPS = {
+    "semantics-numpy": "semantics against NumPy",
+    "semantics-c": "semantics against C",
+    "unit": "rule unit cases and point checks",
+    "pipeline": "pipeline",
+    "memory": "memory programs",
+    "reliability": "reliability: fuzzed command lines, call names, numeric fuzz",
+}
 
 
 def report(group: str, layer: str, checks: int) -> str:
     """Print and record one count line; a layer with no checks is a broken layer."""
     if group not in GROUPS:
-        raise ValueError(f"unknown group {group!r}; expected one of {GROUPS}")
+        raise ValueError(f"unknown group {group!r}; expected one of {tuple(GROUPS)}")
     if checks <= 0:
         raise AssertionError(f"layer {layer} made no checks")
     return _record(f"COUNT {group} {layer} {checks}")
@@ -142,27 +139,62 @@ def about(value: float) -> str:
     return significant(value, 2)
 
 
-class NumberLineError(ValueError):
-    pass
+class ProtocolError(ValueError):
+    """A malformed marker or number line, an empty or repeated block, a number stated twice."""
+
+
+def output_stamp(data: bytes) -> str:
+    """The stamp a numbers file carries of the whole output it came with (NUMBERS_STAMP)."""
+    return hashlib.sha256(data).hexdigest()[:HASH_LENGTH]
+
+
+def parse_output(text: str) -> tuple[str, dict[str, str], dict[str, dict]]:
+    """(the text without marker and number lines, {block name: its text}, {key: {"value": ...,
+    "meaning": ...}}) of a program's output; a block runs to the next marker or the end. An
+    empty or repeated block would show an empty or wrong block on a page: both are errors."""
+    whole, blocks, numbers, current = [], {}, {}, None
+    for line in text.splitlines(keepends=True):
+        stripped = line.rstrip("\n")
+        if line.startswith(NUMBER_START):
+            key, value, meaning = parse_number_line(line)
+            stated = {"value": value, "meaning": meaning}
+            if numbers.setdefault(key, stated) != stated:
+                raise ProtocolError(f"number {key} is stated twice, as {numbers[key]} and {stated}")
+        elif stripped.startswith(BLOCK_START.strip()):
+            match = BLOCK_LINE.fullmatch(stripped)
+            if not match:
+                raise ProtocolError(f"malformed marker line {stripped!r} (NAME: [a-z][-_0-9a-z]*)")
+            current = match.group(1)
+            if current in blocks:
+                raise ProtocolError(f"block {current!r} is printed twice")
+            blocks[current] = ""
+        else:
+            whole.append(line)
+            if current is not None:
+                blocks[current] += line
+    for name, block in blocks.items():
+        if not block.strip():
+            raise ProtocolError(f"block {name!r} is empty")
+    return "".join(whole), blocks, dict(sorted(numbers.items()))
 
 
 def parse_number_line(line: str) -> tuple[str, int | float | str, str]:
-    """(key, value, meaning) of one `@@ number` line; NumberLineError names what is wrong."""
+    """(key, value, meaning) of one `@@ number` line; ProtocolError names what is wrong."""
     rest = line.rstrip("\n")[len(NUMBER_START) :]
     key, equals, text = rest.partition(" = ")
     if not NUMBER_KEY.fullmatch(key) or not equals:
-        raise NumberLineError(
+        raise ProtocolError(
             f"malformed number line {line.strip()!r} (@@ number KEY = VALUE  # ...)"
         )
     try:
         value, end = json.JSONDecoder().raw_decode(text)
     except json.JSONDecodeError as error:
-        raise NumberLineError(f"number {key}: the value is not JSON ({error})") from None
+        raise ProtocolError(f"number {key}: the value is not JSON ({error})") from None
     if isinstance(value, bool) or not isinstance(value, int | float | str):
-        raise NumberLineError(f"number {key}: {value!r} is not a number or a string")
+        raise ProtocolError(f"number {key}: {value!r} is not a number or a string")
     if isinstance(value, float) and value != value or value in (float("inf"), float("-inf")):
-        raise NumberLineError(f"number {key}: {value!r} is not a finite number")
+        raise ProtocolError(f"number {key}: {value!r} is not a finite number")
     meaning = re.fullmatch(r"\s+#\s+(\S.*)", text[end:])
     if not meaning:
-        raise NumberLineError(f"number {key}: no meaning after the value (  # what it counts)")
+        raise ProtocolError(f"number {key}: no meaning after the value (  # what it counts)")
     return key, value, meaning.group(1).strip()

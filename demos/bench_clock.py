@@ -15,7 +15,10 @@ import time
 
 AGREEMENT = 1.3  # the larger of wall and cpu may be at most 30% above the smaller
 TRIES = 3
-SETTINGS = {"busy": False}  # set by bench.py from --busy
+# set by bench.py: busy from --busy; tries, the runs of a measurement, is 1 for --quick --busy
+# (the test suite's run, beside other jobs, whose figures nobody reads: a second run would only
+# disagree again)
+SETTINGS = {"busy": False, "tries": TRIES}
 DISAGREED: list[str] = []  # measurements that never agreed (only with --busy)
 
 
@@ -54,14 +57,15 @@ def agree(wall: float, cpu: float) -> bool:
 def checked(name: str, run_once):
     """run_once() -> (wall, cpu, ...): its result once wall and cpu agree; run again when they
     do not, and after TRIES disagreeing runs stop with a message naming the measurement."""
-    for _ in range(TRIES):
+    tries = SETTINGS["tries"]
+    for _ in range(tries):
         result = run_once()
         wall, cpu = result[0], result[1]
         if agree(wall, cpu):
             return result
     message = (
         f"{name}: wall {wall:.4g} s and cpu {cpu:.4g} s differ by more than "
-        f"{AGREEMENT - 1:.0%} in {TRIES} runs: other jobs are using the processor; run the "
+        f"{AGREEMENT - 1:.0%} in {tries} runs: other jobs are using the processor; run the "
         "benchmark alone"
     )
     if not SETTINGS["busy"]:

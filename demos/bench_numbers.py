@@ -202,9 +202,9 @@ def state_graphs(graphs: dict) -> None:
 
 # the twins by the name install(without=...) takes -> the key's last word
 TWIN_KEYS = {
-    "infer": "infer", "new": "new", "fill_ranges": "fill_ranges", "build": "build",
-    "replace_src": "replace_src", "rewrite": "rewrite", "rewrite_to_fixed_point": "walk",
-    "enum": "enum",
+    "infer": "infer", "new": "new", "binary": "binary", "fill_ranges": "fill_ranges",
+    "range": "range", "build": "build", "replace_src": "replace_src", "rewrite": "rewrite",
+    "rewrite_to_fixed_point": "walk", "enum": "enum",
 }  # fmt: skip
 
 

@@ -1,13 +1,7 @@
 """The book as one PDF: build the site once into a temporary folder (`mkdocs build` prints the
-one-page edition to uopc-book.pdf with headless Chromium, docs/hooks/onepage.py), check the
-PDF, and state its page count and size for the front page.
-
-    python scripts/book_pdf.py
-
-./run_all.sh runs it after the figures, the listings and the numbers (book/producers.py),
-since the site it prints is made from them. The PDF itself is not kept here: every
-`mkdocs build` prints its own into site/. Exits 1, naming what is wrong, when the build fails
-or the PDF has no page, no link into itself or no figure.
+one-page edition with headless Chromium, docs/hooks/onepage.py), check the PDF (a page, a link
+into itself, a figure) and state its page count and size for the front page. The build runs it
+after the figures, listings and numbers the site is made from; the PDF itself is not kept.
 """
 
 import os

@@ -1,29 +1,8 @@
-"""The book's build: run every program of book/producers.py whose sources changed, then draw
-the figures, cut the listings and merge the numbers. ./run_all.sh calls it after the set-up.
-
-    python scripts/build_book.py [--quick [--with-mutants]] [--force] [--only NAME ...]
-    python scripts/build_book.py --deterministic-into DIR
-
-- A program runs again only when the hash of the files its last run used (its record in
-  out/used.json, book/used.py: every module it and its children imported, every file they
-  read) differs from the hash saved with its output (the `# sources:` first line of a slow
-  output, out/sources.json for the others), or its output is missing; a program with no
-  record yet is judged by the sources its row declares. `--force` runs every one. A row marked
-  `always` (the summary, made from other outputs) runs every time; so do the figures, the
-  listings and the numbers, which take seconds.
-- `--quick`: quick sizes; the sized outputs go to build/quick/out/, never to out/; the planted
-  bugs are left out unless --with-mutants.
-- `--deterministic-into DIR`: only the outputs that must come out byte for byte the same, all
-  of them, written under DIR (scripts/check_stale.py compares them with out/).
-- `--only NAME ...`: those rows (by name, "demos/order", or a part of it), forced, and then the
-  figures, listings and numbers.
-- A row marked `from_site` (the book's PDF) prints the built site: it runs after the figures,
-  listings and numbers, in full runs only; then the numbers are merged again (its page count
-  joins them).
-Each program runs through scripts/save_output.py (fixed environment, blocks, numbers, atomic
-writes). A program that fails stops the build with its status. A whole full run (every row
-made, none reused) records its elapsed time in out/tests/run_all_time.json for appendix C;
-RUN_ALL_STARTED (set by run_all.sh) makes that time include the set-up.
+"""Make the book's outputs: every program whose sources changed, then the figures, the
+listings and the numbers. A whole rebuild (--force) records its time for appendix C. --quick:
+the sized and timed outputs go to build/quick/out/, never to out/, and the planted bugs are left
+out. --deterministic-into DIR: only the outputs that must come out the same bytes, all of them,
+into DIR (scripts/check_stale.py compares them with out/). A failing program stops the build.
 """
 
 import argparse
@@ -38,7 +17,7 @@ from pathlib import Path
 from book import used
 from book.files import ROOT, stamp_problem, write_atomic
 from book.own_tree import require_own_uopc
-from book.producers import MANIFEST, PRODUCERS, Producer, sources_hash
+from book.producers import PRODUCERS, Producer
 from book.protocol import read_header
 
 
@@ -68,19 +47,13 @@ class Build:
             return None
         if row.slow:
             return read_header(path)
-        return load_manifest(root).get(row.name)
+        return used.load(root).get(row.name, {}).get("hash")
 
     def hash_of(self, row: Producer) -> str:
-        """The hash of what the row depends on now: the files its last run used (its record in
-        used.json, book/used.py), or the sources it declares when it has no record yet."""
-        record = used.load(self.root_of(row)).get(row.name)
-        if record:
-            return used.used_hash(record["files"], self.repo)
-        return sources_hash(row.name, self.repo, row.sources)
+        return used.current(row.name, self.root_of(row), self.repo, row.sources)[0]
 
     def run(self, row: Producer) -> None:
         root = self.root_of(row)
-        now = self.hash_of(row)  # before the run: a source edited meanwhile reruns it
         command = [self.python, str(ROOT / "scripts" / "save_output.py"), "--root", str(root)]
         command += ["--cwd", str(self.repo / row.cwd), "--tree", str(self.repo)]
         command += ["--echo"] if row.echo else []
@@ -91,36 +64,28 @@ class Build:
         status = subprocess.run(command, cwd=ROOT).returncode
         if status != 0:
             raise SystemExit(f"build_book: {row.name} failed (exit {status}); nothing saved")
-        manifest = load_manifest(root)
-        record = used.load(root).get(row.name)
-        manifest[row.name] = record["hash"] if record else now  # what the next build compares
-        write_atomic(root / MANIFEST, json.dumps(dict(sorted(manifest.items())), indent=1) + "\n")
         self.ran.append(row.name)
 
     def step(self, row: Producer, force: bool) -> None:
+        """Run the row when forced, when it is made every time (`always`: from other saved
+        outputs, cheaply), or when the hash of the files its last run used (book/used.py)
+        differs from the one saved with its output or its output is missing or not whole."""
         if force or row.always or self.saved_hash(row) != self.hash_of(row):
             self.run(row)
         else:
             self.reused.append(row.name)
 
-    def finish(self, deterministic: bool) -> None:
+    def finish(self) -> None:
         """The figures, the listings and the numbers: made every time, from what is saved."""
         figures = [self.python, "scripts/make_figures.py", "--out", str(self.out / "figures")]
         data = self.out / "bench" / "bench.json"
         figures += ["--data", str(data)] if data.exists() else []
         say("the figures (scripts/make_figures.py)")
         check(figures)
-        say("each figure readable: on a phone, at AA contrast (scripts/figure_checks.py)")
-        check([self.python, "scripts/figure_checks.py", str(self.out / "figures")])
         say("the listings (scripts/make_excerpts.py)")
         check([self.python, "scripts/make_excerpts.py", "--out", str(self.excerpts)])
         say("the numbers (scripts/make_numbers.py)")
         check([self.python, "scripts/make_numbers.py", "--out", str(self.out)])
-
-
-def load_manifest(root: Path) -> dict:
-    path = root / MANIFEST
-    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
 
 
 def say(text: str) -> None:
@@ -138,9 +103,8 @@ def chosen_rows(options) -> list[Producer]:
     if options.deterministic_into:
         return [row for row in rows if not row.slow]
     if options.quick and not options.with_mutants:
-        for row in rows:
-            if row.full_only:
-                print(f"build_book: {row.name} is left out of a quick run (--with-mutants)")
+        left = ", ".join(row.name for row in rows if row.full_only)
+        print(f"build_book: left out of a quick run (--with-mutants puts them back): {left}")
         rows = [row for row in rows if not row.full_only]
     if options.only:
         wanted = [row for row in rows if any(part in row.name for part in options.only)]
@@ -151,12 +115,13 @@ def chosen_rows(options) -> list[Producer]:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--quick", action="store_true", help="quick sizes (build/quick/out)")
-    parser.add_argument("--with-mutants", action="store_true", help="planted bugs in --quick")
-    parser.add_argument("--force", action="store_true", help="run every program")
-    parser.add_argument("--only", nargs="+", help="only these programs (forced)")
-    parser.add_argument("--deterministic-into", type=Path, help="the same-bytes outputs, into DIR")
+    parser = argparse.ArgumentParser(prog="./run_all.sh", description=__doc__)
+    option = parser.add_argument
+    option("--quick", action="store_true", help="quick sizes, into build/quick/out/ (see above)")
+    option("--with-mutants", action="store_true", help="the planted bugs in a quick run too")
+    option("--force", action="store_true", help="every program again: a whole rebuild")
+    option("--only", nargs="+", metavar="NAME", help="only these programs (demos/order), forced")
+    option("--deterministic-into", type=Path, metavar="DIR", help="see above")
     options = parser.parse_args(argv)
     # every program below imports the uopc this one would
     require_own_uopc(Path(__file__).resolve().parents[1])  # its own tree, not book's
@@ -178,20 +143,18 @@ def main(argv=None) -> int:
         for row in rows:
             if not row.from_site:
                 build.step(row, force)
-    build.finish(bool(options.deterministic_into))
-    if not (options.quick or options.deterministic_into):
-        printed = len(build.ran)
+    build.finish()
+    printed = len(build.ran)
+    if not (options.quick or options.deterministic_into):  # the PDF prints the site just made
         for row in rows:
             if row.from_site:
                 build.step(row, force)
-        if len(build.ran) > printed:  # its numbers join the others
-            check([python, "scripts/make_numbers.py", "--out", str(out)])
     elapsed = round(time.time() - started)
     whole = not (options.quick or options.only or options.deterministic_into or build.reused)
     if whole:  # every program made again: the time of a whole full run, for appendix C
-        write_atomic(
-            ROOT / "out" / "tests" / "run_all_time.json", json.dumps({"seconds": elapsed}) + "\n"
-        )
+        record = json.dumps({"seconds": elapsed}) + "\n"
+        write_atomic(ROOT / "out" / "tests" / "run_all_time.json", record)
+    if whole or len(build.ran) > printed:  # the PDF's numbers or the time join the others
         check([python, "scripts/make_numbers.py", "--out", str(out)])
     if build.reused:
         print(f"\nunchanged, not run again: {', '.join(build.reused)}")

@@ -1,17 +1,10 @@
 """The figures of chapters 2, 3, 7, 9 and 10, as Graphviz source; make_figures.py draws them.
 
-Each builder returns the Graphviz source of one figure, computed from the real code: the bits
-come from struct, the values from the contract (eval_op through the interpreter), the bindings
-from UPat.match, the folded and simplified graphs from the real rules. A builder stops the run
-(SystemExit) when the code no longer gives what the figure's caption says.
-
-Drawn for a phone: each figure is stacked or split into panels at most about 700 px wide, with
-text of 11 points or more. Every word sits on a light fill in dark ink (the ink and fills of
-make_figures.py's PALETTE), so it reads at WCAG AA on the white page and on the dark one; only
-lines and arrows lie on the page itself. The source starts with to_dot's header, so that
-make_figures.both_palettes restyles it like every other graph. The colours and the helpers
-head, finish and panel below are the one set every graph figure uses: make_figures.py's own
-graphs import them.
+Each builder computes its figure from the real code (the bits from struct, the values through
+the interpreter, the bindings from UPat.match, the graphs from the real rules) and stops the run
+(SystemExit) when the code no longer gives what the figure's caption says. Each is drawn
+narrow, stacked or in panels, to read on a phone. The colours and the helpers below (head,
+finish, panel, graph_lines) are the one set every graph figure uses, make_figures.py's too.
 """
 
 import math
@@ -95,7 +88,7 @@ def fail(figure: str, what: str):
 F32_VALUE = 0.15625  # the value chapter 2 decodes by hand
 I32_PRODUCT = (46341, 46341)  # the smallest square past 2**31: chapter 2's last wrapped value
 BIT_WIDTH = 11  # points per bit: 32 bits and the borders stay under 360 points, so the 11 pt
-# text is still 11 px fitted to a 390 px phone (scripts/figure_checks.py)
+# text is still 11 px fitted to a 390 px phone (tests/test_figures.py)
 
 
 def cell(text, span: int = 1, fill: str = NODE_FILL, align: str = "CENTER") -> str:
@@ -172,25 +165,18 @@ def numbers_bits() -> str:
 GUARD_INPUTS = (0, 7, -3)  # exercise 3.3's inputs
 
 
-def guarded_division() -> UOp:
-    x = UOp(Ops.PARAM, arg=ParamArg(0, I32))
-    return x.ne(0).where(UOp.const(100) // x, 0)
-
-
 def contract_where() -> str:
     """Chapter 3: where(x != 0, 100 // x, 0) with each node's value at x = 0, 7 and -3, as the
     interpreter computes it through eval_op; the division is computed at 0 too, and gives 0."""
-    root = guarded_division()
-    nodes = [u for u in root.toposort() if u.op not in (Ops.CONST, Ops.PARAM)]
+    param = UOp(Ops.PARAM, arg=ParamArg(0, I32))
+    division = UOp.const(100) // param
+    root = param.ne(0).where(division, 0)
     values = {u: [evaluate(u, {0: x}) for x in GUARD_INPUTS] for u in root.toposort()}
-    division = next(u for u in nodes if u.op is Ops.FLOORDIV)
     if values[division][0] != 0 or values[root][0] != 0:
         fail("contract_where.svg", f"100 // 0 or the guarded result is not 0: {values[division]}")
 
     def notes(u):
-        if u.op is Ops.CONST:
-            return ()
-        return [" | ".join(spell_value(v) for v in values[u])]
+        return [] if u.op is Ops.CONST else [" | ".join(spell_value(v) for v in values[u])]
 
     inputs = " | ".join(str(x) for x in GUARD_INPUTS)
     key = note_box("key", f"under each node: its value\\nat x = {inputs}")
@@ -209,37 +195,31 @@ def pattern_label(pat: UPat) -> str:
     return f"{op}{dtype}" + (f"\\nas {pat.name}" if pat.name else "")
 
 
-def pattern_lines(pat: UPat, prefix: str) -> list[str]:
+def pattern_lines(pat: UPat, prefix: str) -> tuple[list[str], set[str]]:
     """The pattern as a tree, drawn as to_dot draws a graph (sources above their user); a
-    sub-pattern is drawn once per place it is used. Its first id is the top pattern."""
-    lines, stack, count = [], [(pat, None)], 0
+    sub-pattern is drawn once per place it is used. Its first id is the top pattern. The lines,
+    and the names the pattern binds."""
+    lines, names, stack, count = [], set(), [(pat, None)], 0
     while stack:
         node, user = stack.pop()
         k, count = f"{prefix}{count}", count + 1
+        names |= {node.name} - {None}
         fill = f', fillcolor="{TINT}"' if node.name else ""
         lines.append(f'  {k} [label="{pattern_label(node)}"{fill}];')
         if user:
             lines.append(f"  {k} -> {user};")
         stack.extend((s, k) for s in reversed(node.src or ()))
-    return lines
-
-
-def pattern_names(pat: UPat) -> set[str]:
-    names, stack = set(), [pat]
-    while stack:
-        node = stack.pop()
-        names |= {node.name} - {None}
-        stack.extend(node.src or ())
-    return names
+    return lines, names
 
 
 def match_panels(case: str, pat: UPat, root: UOp, written: str) -> tuple[list[str], list[str]]:
     """The pattern's panel beside the graph's; each graph node the real match bound is tinted
     and labelled with its name. The ids of the two tops (the lowest nodes), and the lines."""
     store: dict = {}
+    pattern, pattern_names = pattern_lines(pat, f"{case}p")
     if not pat.match(root, store):
         fail("patterns_match.svg", f"{written} no longer matches its pattern")
-    if set(store) != pattern_names(pat):
+    if set(store) != pattern_names:
         fail("patterns_match.svg", f"the match bound {sorted(store)}, not every name")
     names: dict[UOp, list[str]] = {}
     for name, node in store.items():
@@ -249,8 +229,7 @@ def match_panels(case: str, pat: UPat, root: UOp, written: str) -> tuple[list[st
         return [f"bound as {', '.join(names[u])}"] if u in names else []
 
     graph = graph_lines(root, f"{case}g", notes, {u: TINT for u in names})
-    lines = [*panel(f"{case}p", "pattern", pattern_lines(pat, f"{case}p")),
-             *panel(f"{case}g", f"graph {written}", graph)]  # fmt: skip
+    lines = [*panel(f"{case}p", "pattern", pattern), *panel(f"{case}g", f"graph {written}", graph)]
     return [f"{case}p0", f"{case}g{len(root.toposort()) - 1}"], lines
 
 
@@ -349,28 +328,22 @@ def floats_fast() -> str:
     if strict is not original or fast.op is not Ops.CONST:
         fail("floats_fast.svg", f"simplify gave {strict} strict and {fast} fast")
     inputs = (2.0, first_changed_above_one(original), 0.0, math.inf, math.nan)
-    before = {u: [evaluate(u, {0: v}) for v in inputs] for u in strict.toposort()}
-    after = {fast: [evaluate(fast, {0: v}) for v in inputs]}
-    differ = [v for v, s, f in zip(inputs, before[strict], after[fast], strict=True)
+    values = {u: [evaluate(u, {0: v}) for v in inputs] for u in [*strict.toposort(), fast]}
+    differ = [v for v, s, f in zip(inputs, values[strict], values[fast], strict=True)
               if not same(s, f)]  # fmt: skip
     if differ != list(inputs[1:]):
         fail("floats_fast.svg", f"the two differ at {differ}, not at {inputs[1:]}")
-    product, below_one = before[strict], 1.0 - 2.0**-24  # the float32 just under 1.0
+    product, below_one = values[strict], 1.0 - 2.0**-24  # the float32 just under 1.0
     if fast.arg != 1.0 or product[1] != below_one or not all(map(math.isnan, product[2:])):
         fail("floats_fast.svg", f"the caption's values changed: {fast.arg}, {product}")
 
-    def notes(table, root):
-        def note(u):
-            if u.op is Ops.CONST and u is not root:
-                return []
-            return [short(v) for v in table[u]]
-
-        return note
+    def notes(u):  # every node's value at each input, one a line
+        return [short(v) for v in values[u]]
 
     shown = ", ".join(short(v) for v in inputs)
     lost = ", ".join(short(v) for v in differ)
-    strict_lines = graph_lines(strict, "s", notes(before, strict), {strict: WARN})
-    fast_lines = graph_lines(fast, "f", notes(after, fast), {fast: WARN})
+    strict_lines = graph_lines(strict, "s", notes, {strict: WARN})
+    fast_lines = graph_lines(fast, "f", notes, {fast: WARN})
     return finish(
         [
             NARROW,
@@ -379,6 +352,6 @@ def floats_fast() -> str:
             *panel("fast", "fast math: 1.0", fast_lines),
             note_box("lost", f"the two differ at\\nx = {lost}"),
             below(["key"], ["s0", "f0"]),
-            below([f"s{len(before) - 1}", "f0"], ["lost"]),
+            below([f"s{len(strict.toposort()) - 1}", "f0"], ["lost"]),
         ]
     )

@@ -1,10 +1,8 @@
-"""The machine and the software the benchmark ran on (Appendix D), one labelled line each.
+"""The machine and the software the benchmark ran on (appendix D), one labelled line each.
 
-Reads the CPU model and the total memory from /proc on Linux (elsewhere it says `unknown`), the
-versions from the installed distributions (a package that is missing prints `not installed`),
-and the compiler from `clang --version`. Everything it prints depends on the machine.
-
-Usage: python scripts/machine_info.py
+The CPU and the memory from /proc on Linux (elsewhere `unknown`), the versions from the
+installed distributions (`not installed` when missing), the compiler from `clang --version`.
+Everything it prints depends on the machine.
 """
 
 import importlib.metadata
@@ -80,10 +78,9 @@ def state_machine(labels: dict) -> None:
         key = "machine_" + re.sub(r"[^a-z0-9]+", "_", label.lower()).strip("_")
         value = int(value) if key == "machine_cores" else value
         state(key, value, f"the benchmark machine's {label} {MACHINE_MARK}")
-    state("python_version", labels["Python"].split()[0], f"Python's version {MACHINE_MARK}")
-    state("numpy_version", labels["NumPy"], f"NumPy's version {MACHINE_MARK}")
-    state("z3_version", labels["z3"], f"z3's version {MACHINE_MARK}")
-    state("tinygrad_version", labels["tinygrad"], f"tinygrad's version {MACHINE_MARK}")
+    for label in ("Python", "NumPy", "z3", "tinygrad"):  # the bare version: "3.11.7 (CPython)"
+        value = labels[label].split()[0] if label == "Python" else labels[label]
+        state(f"{label.lower()}_version", value, f"{label}'s version {MACHINE_MARK}")
     clang = re.search(r"clang version ([\d.]+)", labels["clang"])
     state("clang_version", clang[1] if clang else "unknown", f"clang's version {MACHINE_MARK}")
 

@@ -2,22 +2,13 @@
 
     python scripts/make_excerpts.py [--check] [--root DIR] [--out DIR]
 
-A region is the lines between `# --8<-- [start:NAME]` and `# --8<-- [end:NAME]` (`//` in C), in
-a file under uopc/, tests/, demos/, code/ or scripts/. Region NAME of uopc/uop.py becomes
-excerpts/uopc/uop/NAME.py: the marker lines of this and of any nested region are dropped, and
-the common indentation is removed (a method reads as written at the left margin).
-
-Errors (both modes): a start without its end or an end without its start, a name started twice
-in one file, an empty region, a marker comment that does not parse.
-Without --check, excerpts/ is made to match the regions exactly (files of regions that no longer
-exist are removed). Each file is written whole under a temporary name in its folder and renamed
-(book/files.py: write_atomic), and the files of regions that are gone are removed only after every
-new one is in place; so an interrupted or failed run leaves each excerpt old or new, never cut,
-and no temporary file. SIGTERM stops it like SIGINT (exit 128 + the signal); a temporary file
-that a killed run (SIGKILL) left behind, `.NAME.*.part`, is removed by the next run.
-With --check nothing is written, and it also fails when an excerpt on disk
-differs from its region (stale), is missing or has no region. (That some page includes each
-excerpt, scripts/lint_docs.py checks, with every other output.)
+docs/CONTRIBUTING.md ("Listings") says how a region is marked and cut. Errors: a start without
+its end or the reverse, a name started twice in one file, an empty region, a marker comment
+that does not parse. Without --check, excerpts/ is made to match the regions exactly, each file
+written whole (book/files.write_atomic) and the files of gone regions removed only after every
+new one is in place, so an interrupted run leaves each excerpt old or new, never cut. With
+--check nothing is written, and a stale, missing or orphan excerpt, or the temporary file of a
+killed run, fails too (that a page includes each excerpt, tests/test_docs_lint.py checks).
 """
 
 import argparse
@@ -82,31 +73,19 @@ def regions(path: Path, problems: list[str]) -> dict[str, str]:
     return cut
 
 
-def excerpt_path(root: Path, source: Path, name: str) -> Path:
-    """uopc/uop.py, toposort -> uopc/uop/toposort.py (relative to excerpts/)."""
-    relative = source.relative_to(root)
-    return relative.with_suffix("") / f"{name}{source.suffix}"
-
-
 def all_excerpts(root: Path, problems: list[str]) -> dict[Path, str]:
+    """{path under excerpts/: text}: region toposort of uopc/uop.py is uopc/uop/toposort.py."""
     excerpts = {}
     for source in source_files(root):
         for name, text in regions(source, problems).items():
-            excerpts[excerpt_path(root, source, name)] = text
+            excerpts[source.relative_to(root).with_suffix("") / f"{name}{source.suffix}"] = text
     return excerpts
 
 
-def is_leftover(path: Path) -> bool:
-    """A temporary file of write_atomic, left by a run that was killed (SIGKILL)."""
-    return LEFTOVER.fullmatch(path.name) is not None
-
-
 def on_disk(out: Path) -> set[Path]:
-    if not out.is_dir():
-        return set()
-    return {
-        path.relative_to(out) for path in out.rglob("*") if path.is_file() and not is_leftover(path)
-    }
+    """The excerpts under out (relative), less the temporary files of a killed run."""
+    files = (path for path in out.rglob("*") if path.is_file())
+    return {path.relative_to(out) for path in files if not LEFTOVER.fullmatch(path.name)}
 
 
 def write(out: Path, excerpts: dict[Path, str]) -> None:
@@ -127,8 +106,8 @@ def write(out: Path, excerpts: dict[Path, str]) -> None:
 
 def check(out: Path, excerpts: dict[Path, str], problems: list[str]) -> None:
     present = on_disk(out)
-    for path in sorted(out.rglob(".*.part")) if out.is_dir() else []:
-        if is_leftover(path):
+    for path in sorted(out.rglob(".*.part")):
+        if LEFTOVER.fullmatch(path.name):
             problems.append(
                 f"excerpts/{path.relative_to(out)}: a temporary file of an interrupted run "
                 "(run scripts/make_excerpts.py)"

@@ -1,22 +1,15 @@
 """Every number the prose states, in one file: out/numbers.json, and its reference list.
 
-    python scripts/make_numbers.py [--out DIR] [--list]
+    python scripts/make_numbers.py [--out DIR]
 
-Pages write `{{ n.KEY }}` (or `{{ n.KEY:, }}` with a Python format spec) and the hook
-docs/hooks/numbers.py puts in the value from out/numbers.json; an unknown key fails the build.
-
-Nothing is parsed here. Each number is stated, under its key and with a one-line meaning, by
-the program that computes it (book/protocol.state), and scripts/save_output.py files what a
-program stated as out/KIND/STEM.numbers.json. This script merges those files, adds the few
-values read from the code itself (line counts, the C flags, the op counts, the limits, the
-pins: CODE below), the records of the last run (its time, how many tests passed) and the count
-of the proofs' claim groups (counted from the keys the proofs stated), and writes:
-- out/numbers.json: {key: value}, sorted, with "_missing": the programs of book/producers.py
-  whose output is not there yet (the hook names them when a page asks for a key they state);
-- out/numbers-reference.md: every key with its meaning, its producer and its value.
-A key stated by two producers, or a stated value that is not a number or a string, fails it.
-The checks a number must pass (a total that is the sum of its rows, every claim as expected)
-are made by its producer, which fails its own run.
+Nothing is parsed here: each number is stated by the program that computes it
+(book/protocol.state) and filed by save_output.py as out/KIND/STEM.numbers.json. This merges
+those files with the few values read from the code itself (code_numbers), the records of the
+last run and the count of the proofs' claim groups, into out/numbers.json ({key: value}, with
+"_missing": the programs whose output is not there yet, which the hook names when a page asks
+for their keys) and out/numbers-reference.md (each key's meaning, producer and value). A key
+stated twice, or a value that is not a number or a string, fails it; the checks a number must
+pass are made by its producer.
 """
 
 import argparse
@@ -24,33 +17,13 @@ import ast
 import json
 import math
 import re
-import signal
 import sys
 import tomllib
 from pathlib import Path
 
-from reruns import CASES as RERUN_CASES  # beside this script
-
-from book.files import ROOT, stamp_problem, write_atomic
+from book.files import ROOT, stamp_problem, stop_on_sigterm, write_atomic
 from book.producers import PRODUCERS, RUN_RECORDS
 from book.protocol import NUMBERS_STAMP, about  # about: the rounding every producer uses
-
-# Keys whose value is a measurement of this machine or a record of the last run: they may
-# change between two runs without the book being stale (check_stale.py ignores them). The
-# stated ones say so in their meaning, "(this machine)"; these are the ones check_stale needs
-# without reading the meanings.
-CHAIN_STEPS = ("build", "toposort", "evaluate", "simplify")
-MACHINE_KEYS = frozenset(
-    {
-        "tests_seconds",
-        "tests_passed",
-        "run_all_seconds",
-        "run_all_elapsed",
-        *(f"chain_{step}_s" for step in CHAIN_STEPS),
-        # what reruns after one change: read from the records of the last runs (book/used.py)
-        *(f"reruns_{case[0]}{suffix}" for case in RERUN_CASES for suffix in ("", "_s")),
-    }
-)
 
 
 class NumbersError(Exception):
@@ -191,12 +164,8 @@ def record_numbers(out: Path) -> dict[str, tuple[object, str]]:
 
 def stated_files(out: Path) -> list[tuple[str, Path]]:
     """(producer name, its numbers file) for every program of the table that stated numbers."""
-    found = []
-    for name in PRODUCERS:
-        path = out / f"{name}.numbers.json"
-        if path.exists():
-            found.append((name, path))
-    return found
+    paths = ((name, out / f"{name}.numbers.json") for name in PRODUCERS)
+    return [(name, path) for name, path in paths if path.exists()]
 
 
 def well_typed(value) -> bool:
@@ -261,16 +230,11 @@ INPUTS = sorted(
 )
 
 
-def stop(signum, frame):
-    raise SystemExit(128 + signum)  # write_atomic removes its temporary file on the way out
-
-
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--out", type=Path, default=ROOT / "out", help="the saved outputs")
-    parser.add_argument("--list", action="store_true", help="print every key and its value")
     args = parser.parse_args(argv)
-    signal.signal(signal.SIGTERM, stop)
+    stop_on_sigterm()  # write_atomic removes its temporary file on the way out
     for name in ("numbers.json", "numbers-reference.md"):  # what a killed run left
         for leftover in args.out.glob(f".{name}.*.part"):
             leftover.unlink(missing_ok=True)
@@ -283,9 +247,6 @@ def main(argv=None) -> int:
     text = json.dumps(numbers, indent=1, ensure_ascii=False) + "\n"
     write_atomic(args.out / "numbers.json", text)
     write_atomic(args.out / "numbers-reference.md", reference(merged))
-    if args.list:
-        for key, (value, meaning, producer) in merged.items():
-            print(f"{key} = {value!r}  ({producer}: {meaning})")
     for name in missing:
         print(f"make_numbers: warning: {name} is missing: its numbers are left out")
     print(f"make_numbers: wrote {len(merged)} numbers to {args.out / 'numbers.json'}")

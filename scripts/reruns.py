@@ -2,15 +2,11 @@
 
     python scripts/reruns.py [OUT]
 
-For each case (a one-function change to uopc/render.py, runtime.py, symbolic.py or textfmt.py,
-and a change to one chapter's page only), the programs ./run_all.sh runs again: those whose
-record in OUT/used.json (book/used.py, what their last run imported and read) names the file,
-or, for a program with no record yet, whose declared sources do (book/producers.py). Their time
-is the sum of their last recorded run times; the figures, listings and numbers, made on every
-run, the summary, and the book's PDF (a print of the site, whose appendix C shows this table:
-with its time in the sums, each print would make the other stale) are left out. Prints the block
-`reruns` (its first line marked: the times are this machine's) and states each case's count and
-seconds for appendix C.
+For each case of CASES, the programs whose record in OUT/used.json (book/used.py) names the
+file, or with no record yet whose declared sources do, with the sum of their last run times;
+appendix C quotes it. Left out: what runs every time (figures, listings, numbers, the summary)
+and the book's PDF, a print of the site whose appendix C shows this table (with its time in the
+sums, each print would make the other stale).
 """
 
 import sys
@@ -31,26 +27,17 @@ CASES = (
 )
 
 
-def depends(name: str, changed: str, records: dict) -> bool | None:
-    """Whether the program depends on the file: True or False from its record, None when it
-    has no record and its declared sources name the file (the build's fallback)."""
-    record = records.get(name)
-    if record:
-        return changed in record["files"]
-    return None if changed in source_files(name) else False
-
-
 def reruns(changed: str, records: dict) -> tuple[list[str], list[str], float]:
-    """(rows rerun by their record, rows rerun by their declared sources, seconds of both)."""
+    """(rows rerun by their record, rows rerun by their declared sources, the seconds their
+    records say they last took)."""
     exact, declared, seconds = [], [], 0.0
     for name, row in PRODUCERS.items():
-        if row.always or row.from_site:
+        record = records.get(name)
+        files = record["files"] if record else source_files(name)
+        if row.always or row.from_site or changed not in files:
             continue
-        found = depends(name, changed, records)
-        if found is False:
-            continue
-        (exact if found else declared).append(name)
-        seconds += records.get(name, {}).get("seconds", 0.0)
+        (exact if record else declared).append(name)
+        seconds += record["seconds"] if record else 0.0
     return exact, declared, seconds
 
 

@@ -2,17 +2,12 @@
 
     python scripts/run_tests.py [--full | --quick] [--records DIR]
 
-Runs `python -m pytest -n 2` (with --full at the book's sizes) over the package's tests, less
-the tests of the book's own production (producers.BOOK_TESTS: they run the book's programs a
-second time, and the build runs each program once; the quick suite runs them). Every layer
-appends its COUNT, FIGURE and `@@ number` lines to one file (UOPC_COUNTS); sorted, that file is
-what this program prints, so that two runs print the same bytes.
-
-pytest's own log is shown on standard error as it runs and kept in DIR/pytest.txt, with
-DIR/pytest.json ({"passed": N, "seconds": S}): records of the run, like the build's elapsed
-time. They say how many tests passed on the last run; they are not book numbers, so a new test
-makes nothing stale. DIR defaults to out/tests (the build passes build/quick/out/tests under
---quick). Exits with pytest's status when it fails.
+Runs `pytest -n 2` over the package's tests, less producers.BOOK_TESTS (they run the book's
+programs again; the quick suite runs them). Every layer appends its COUNT, FIGURE and
+`@@ number` lines to one file (UOPC_COUNTS), which this prints sorted, so that two runs print
+the same bytes. pytest's log goes to standard error and DIR/pytest.txt, with DIR/pytest.json
+({"passed": N, "seconds": S}): records of the run, not book numbers, so a new test makes
+nothing stale. Exits with pytest's status when it fails.
 """
 
 import argparse

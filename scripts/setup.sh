@@ -1,11 +1,9 @@
 #!/usr/bin/env bash
-# Installs what the book, the tests and the site need, and only what is missing:
-#   - the Python packages of requirements.txt, at the versions it asks for;
-#   - uopc itself, in editable mode, pointing at this checkout;
-#   - the Debian packages: clang with its sanitizer runtime, graphviz (+ the font it expects,
-#     so that figures are the same everywhere) and chromium (for the browser test).
-# Idempotent: a second run installs nothing and prints nothing.
-# As root it installs Debian packages itself; otherwise it names them and stops.
+# Installs what the book, the tests and the site need, and only what is missing (README.md, "The
+# two commands"): the Python packages of requirements*.txt, uopc in editable mode, and the Debian
+# packages clang (with its sanitizer runtime), graphviz (with its font) and chromium. A second
+# run installs nothing and prints nothing; run as another user than root, it names the Debian
+# packages to install and stops.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd -P)
@@ -14,13 +12,8 @@ export PIP_ROOT_USER_ACTION=ignore # pip's "running as root" warning (machines h
 
 say() { echo "setup.sh: $*" >&2; }
 
-if [[ -n ${PYTHON:-} ]]; then
-    py=$PYTHON
-elif command -v python >/dev/null 2>&1; then
-    py=python
-else
-    py=python3
-fi
+py=${PYTHON:-python}
+[[ -n ${PYTHON:-} ]] || command -v python >/dev/null 2>&1 || py=python3
 if ! "$py" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
     say "needs Python >= 3.11 as '$py' (set PYTHON=... to choose another interpreter)"
     exit 1
@@ -111,8 +104,7 @@ fi
 
 # uopc in editable mode, checked from / so that this folder's uopc/ is not found through the cwd.
 # An install that another checkout made is left where it is: moving it would make that
-# checkout's scripts import this one's code. This checkout's programs then stop with a line
-# saying how to run them here (book/own_tree.py); PYTHONPATH=<this checkout> does it.
+# checkout's scripts import this one's code (book/own_tree.py).
 if [[ ! -d uopc ]]; then
     say "no uopc/ folder yet: skipping its editable install"
 else

@@ -1,36 +1,15 @@
 """Add up the checks of a test run from its saved output, and say whether anything is missing.
 
-Reads only machine-readable lines, so that no figure is ever typed by hand:
-  COUNT <group> <layer> <n>                  printed by every test layer (book/protocol.py)
-  FIGURE rules_default <names as JSON>       the default matcher's rules, and the rules that
-  FIGURE rules_fired_<layer> <names>         fired in each pipeline layer (tests/test_pipeline.py)
-  CLAIMS <total> <as-expected> <refuted>     the last line of tests/proofs.py
-  MUTANTS <total> <caught>                   the last line of the planted bugs' output
-Other lines, the `@@ number` lines of a test run's counts file among them, are skipped.
+    python scripts/summary.py [COUNTS_FILE ...] [--proofs F] [--mutants F] [--allow-missing]
 
-Where the COUNT lines come from: the files named on the command line; with none, the file
-`out/tests/counts.txt` when it exists (pytest appends to it when UOPC_COUNTS names it), else
-every `out/tests/*.txt` that holds COUNT lines (the saved outputs of the test scripts). When a
-layer reports more than once (a run repeated into the same file), its last line counts: a
-rerun replaces a count, it never adds to it. The CLAIMS line is read from out/proofs/proofs.txt
-and the MUTANTS line from out/tests/mutant_matrix.txt (or out/tests/mutants.txt when there is
-no matrix), or from the files given with --proofs and --mutants; the last such line of a file
-counts.
-
-Prints one row per group, the count right-aligned with thousands separators, the pipeline's
-layers below it, the total, then the z3 claims and the planted bugs. Exits 1 when a group, the
-claims or the mutants are missing (with --allow-missing, for quick runs, it only warns), when a
-claim is not as expected, when a mutant survived, or when a line names an unknown group. With
---json it prints the same figures as one JSON object.
-
-The numbers the book quotes from the test run are stated here, with book/protocol.state (under
-BOOK_NUMBERS=1, as the build runs it, they are printed as `@@ number` lines, which the build
-files beside the output): checks_<group>, checks_pipeline_<layer>, checks_total,
-checks_total_millions, and rules_never_fired and rules_never_fired_names, the default rules that
-fired in none of the pipeline layers.
-
-Usage: python scripts/summary.py [COUNTS_FILE ...] [--proofs F] [--mutants F]
-                                 [--allow-missing] [--json]
+Reads only machine-readable lines, so that no count is ever typed by hand: `COUNT <group>
+<layer> <n>` and `FIGURE rules_default|rules_fired_<layer> <names>` (book/protocol.py), from
+out/tests/counts.txt unless files are named; `CLAIMS <total> <as-expected> <refuted>`, the last
+of tests/proofs.py; `MUTANTS <total> <caught>`, the last of the planted bugs' matrix. A layer
+that reports twice counts once, by its last line (a rerun replaces a count, never adds to it).
+Fails when a group, the claims or the mutants are missing (--allow-missing, for quick runs,
+only warns), a claim is not as expected, a planted bug survived, or a group is unknown. The
+numbers the book quotes from the test run are stated here (book_numbers).
 """
 
 import argparse
@@ -41,22 +20,10 @@ import sys
 from pathlib import Path
 
 from book import protocol
+from book.protocol import GROUPS
 
-ROOT = Path(__file__).resolve().parents[1]
-DEFAULT_COUNTS = ROOT / "out" / "tests" / "counts.txt"
-DEFAULT_PROOFS = ROOT / "out" / "proofs" / "proofs.txt"
-MUTANT_FILES = [ROOT / "out" / "tests" / name for name in ("mutant_matrix.txt", "mutants.txt")]
-DEFAULT_MUTANTS = next((path for path in MUTANT_FILES if path.exists()), MUTANT_FILES[0])
+OUT = Path(__file__).resolve().parents[1] / "out"
 
-# group -> row label, in the order of the rows (the groups of book/protocol.py)
-GROUPS = {
-    "semantics-numpy": "semantics against NumPy",
-    "semantics-c": "semantics against C",
-    "unit": "rule unit cases and point checks",
-    "pipeline": "pipeline",
-    "memory": "memory programs",
-    "reliability": "reliability: fuzzed command lines, call names, numeric fuzz",
-}
 BROKEN_DOWN = ("pipeline", "reliability")  # groups whose layers are listed under their row
 WIDTH = 11  # the count column: room for "999,999,999"
 
@@ -66,32 +33,21 @@ CLAIMS = re.compile(r"CLAIMS (\d+) (\d+) (\d+)")
 MUTANTS = re.compile(r"MUTANTS (\d+) (\d+)")
 
 
-def count_files(given: list[str]) -> list[Path]:
-    """The files to read COUNT lines from (see the module docstring for the default)."""
-    if given:
-        return [Path(name) for name in given]
-    if DEFAULT_COUNTS.exists():
-        return [DEFAULT_COUNTS]
-    folder = DEFAULT_COUNTS.parent
-    candidates = sorted(folder.glob("*.txt")) if folder.is_dir() else []
-    return [path for path in candidates if any(map(COUNT.fullmatch, _lines(path)))]
-
-
-def _lines(path: Path) -> list[str]:
+def lines_of(path: Path) -> list[str]:
     return [line.strip() for line in path.read_text(encoding="utf-8").splitlines()]
 
 
-def read_counts(paths: list[Path], problems: list[str], figures: dict | None = None) -> dict:
-    """{group: {layer: n}} from the COUNT lines, the last line of a layer winning; the FIGURE
-    lines of the rules go into figures (key -> list of names), the last line winning too."""
+def read_counts(paths: list[Path], problems: list[str], figures: dict) -> dict:
+    """{group: {layer: n}} from the COUNT lines, and the FIGURE lines of the rules into figures
+    (key -> list of names); the last line of a layer or a figure wins."""
     layers: dict[str, dict[str, int]] = {}
     for path in paths:
         if not path.exists():
             problems.append(f"{path}: no such file")
             continue
-        for line in _lines(path):
+        for line in lines_of(path):
             figure = FIGURE.fullmatch(line)
-            if figure and figures is not None:
+            if figure:
                 figures[figure[1]] = json.loads(figure[2])
             match = COUNT.fullmatch(line)
             if not match:
@@ -106,22 +62,15 @@ def read_counts(paths: list[Path], problems: list[str], figures: dict | None = N
 
 def read_last(path: Path, pattern: re.Pattern):
     """The numbers of the last line of path matching pattern, or None."""
-    if not path.exists():
-        return None
-    found = [m for m in map(pattern.fullmatch, _lines(path)) if m]
+    found = [m for m in map(pattern.fullmatch, lines_of(path)) if m] if path.exists() else []
     return tuple(int(x) for x in found[-1].groups()) if found else None
-
-
-def _named(names: tuple, numbers):
-    return None if numbers is None else dict(zip(names, numbers, strict=True))
 
 
 def summarise(options) -> dict:
     """Every figure of the summary, plus what is missing and what failed."""
     problems: list[str] = []
-    files = count_files(options.counts)
     figures: dict[str, list] = {}
-    layers = read_counts(files, problems, figures)
+    layers = read_counts([Path(name) for name in options.counts], problems, figures)
     groups = {group: sum(layers[group].values()) for group in GROUPS if group in layers}
     missing = [group for group in GROUPS if group not in layers]
     never = never_fired(figures)
@@ -139,13 +88,12 @@ def summarise(options) -> dict:
         problems.append(f"{mutants[0] - mutants[1]} of {mutants[0]} planted bugs survived")
     total = sum(groups.values())  # each row is the sum of its layers, so this is every count
     return {
-        "files": [str(path) for path in files],
         "groups": groups,
         "layers": layers,
         "total": total,
         "never_fired": never,
-        "claims": _named(("total", "as_expected", "refuted"), claims),
-        "mutants": _named(("total", "caught"), mutants),
+        "claims": claims,
+        "mutants": mutants,
         "missing": missing,
         "problems": problems,
     }
@@ -196,32 +144,28 @@ def rows(summary: dict) -> list[str]:
                 lines.append(f"{'':>{WIDTH}}  {n:>{WIDTH},}  {layer}")
     lines.append(f"{summary['total']:>{WIDTH},}  total checks")
     if summary["claims"]:
-        c = summary["claims"]
+        total, as_expected, refuted = summary["claims"]
         lines.append(
-            f"{c['total']:>{WIDTH},}  z3 claims: {c['as_expected']:,} as expected, "
-            f"{c['refuted']:,} counterexamples to wrong rules"
+            f"{total:>{WIDTH},}  z3 claims: {as_expected:,} as expected, "
+            f"{refuted:,} counterexamples to wrong rules"
         )
     if summary["mutants"]:
-        m = summary["mutants"]
-        lines.append(f"{m['total']:>{WIDTH},}  planted bugs: {m['caught']:,} caught")
+        total, caught = summary["mutants"]
+        lines.append(f"{total:>{WIDTH},}  planted bugs: {caught:,} caught")
     return lines
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("counts", nargs="*", help="files with COUNT lines (default: see above)")
-    parser.add_argument("--proofs", default=str(DEFAULT_PROOFS), help="file with the CLAIMS line")
-    parser.add_argument("--mutants", default=str(DEFAULT_MUTANTS), help="file with MUTANTS")
+    parser.add_argument("counts", nargs="*", default=[OUT / "tests" / "counts.txt"])
+    parser.add_argument("--proofs", default=OUT / "proofs" / "proofs.txt", help="CLAIMS line")
+    parser.add_argument("--mutants", default=OUT / "tests" / "mutant_matrix.txt", help="MUTANTS")
     parser.add_argument("--allow-missing", action="store_true", help="warn about missing parts")
-    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     options = parser.parse_args(argv)
     summary = summarise(options)
-    if options.json:
-        print(json.dumps(summary, indent=2))
-    else:
-        print("\n".join(rows(summary)))
-        for key, value, meaning in book_numbers(summary):
-            protocol.state(key, value, meaning)
+    print("\n".join(rows(summary)))
+    for key, value, meaning in book_numbers(summary):
+        protocol.state(key, value, meaning)
     failed = bool(summary["problems"])
     for problem in summary["problems"]:
         print(f"summary: FAILED: {problem}", file=sys.stderr)

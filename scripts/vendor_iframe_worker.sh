@@ -1,14 +1,7 @@
 #!/usr/bin/env bash
-# Takes the iframe-worker shim from the npm registry into docs/assets/iframe-worker/.
-#
-# Why: mkdocs-material's offline plugin makes search work from file:// by loading this small
-# shim (about 1.4 kB, MIT); by default it points every page at a CDN copy, which breaks offline
-# viewing and sends a request to another host. mkdocs.yml lists this local copy under
-# extra.polyfills instead, and the plugin then adds no CDN tag. The copy is committed, with the
-# package's LICENSE beside it (published with the site), so a clone builds the same site without
-# npm; scripts/setup.sh runs this script only when the copy is missing.
-#
-# Usage: scripts/vendor_iframe_worker.sh   (needs npm; pinned to the version below)
+# Takes the iframe-worker shim (search from file://) from the npm registry into
+# docs/assets/iframe-worker/, so that no page loads it from a CDN (docs/CONTRIBUTING.md, "The
+# site's one vendored file"). Needs npm; pinned to the version below.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 version=1.0.4

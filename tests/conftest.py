@@ -39,6 +39,17 @@ def pytest_configure(config):
         os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [first, path]))
     if config.getoption("--full"):
         os.environ["UOPC_FULL"] = "1"
+    if config.getoption("dist", "no") == "load" and not given_dist(config):
+        # -n 2 (the README's command) without a --dist of its own: pytest-xdist then hands out
+        # one test at a time, except that the tests marked xdist_group(NAME) go to one worker
+        # together: those that share a module fixture costing seconds (the z3 claims, the
+        # figures drawn twice, a generator's uninterrupted run), built once, not once a worker.
+        # The groups start first, then the tests marked slow (below), so no long test starts
+        # last. (Set here, not in pyproject's addopts: without -n, pytest-benchmark would
+        # warn in every run, the child runs of the tests included.)
+        config.option.dist = "loadgroup"
+    if getattr(config, "workerinput", {}).get("loadgroup"):
+        config.option.loadgroup = True  # a worker: name each test by its group, as xdist does
     for marker in (
         "layer(name): the test layer a test belongs to (select with --layer NAME)",
         "needs_clang: compiles C with clang",
@@ -48,6 +59,17 @@ def pytest_configure(config):
         "full_only(why): runs with --full only; why says where the quick run's check is",
     ):
         config.addinivalue_line("markers", marker)
+
+
+def given_dist(config) -> bool:
+    return any(arg.startswith("--dist") for arg in config.invocation_params.args)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node):
+    """pytest-xdist, before it starts a worker: tell the worker that the run is by groups (a
+    worker reads --dist from the command line only, which may not hold it)."""
+    node.workerinput["loadgroup"] = node.config.option.dist == "loadgroup"
 
 
 def pytest_ignore_collect(collection_path, config):
@@ -80,6 +102,11 @@ def pytest_collection_modifyitems(config, items):
         missing_clang = shutil.which("clang") is None
         if "needs_clang" in item.keywords and missing_clang and os.environ.get("UOPC_FULL") != "1":
             item.add_marker(pytest.mark.skip(reason="clang is not installed (scripts/setup.sh)"))
+    if hasattr(config, "workerinput"):
+        # A pytest-xdist worker (-n 2): the tests marked slow first, so that the last ones to
+        # start are short and both workers finish together. The order is the same on every
+        # worker, as xdist requires; a run without -n keeps the files' order.
+        items.sort(key=lambda item: "slow" not in item.keywords)
 
 
 # the test files whose tests run in both modes at quick sizes (see the docstring)

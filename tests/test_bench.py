@@ -178,9 +178,13 @@ def test_check_stale_hashes_bench_json_as_the_benchmark_does():
     import bench
     import check_stale
 
+    from book import producers
+
     assert tuple(bench.SOURCES) == check_stale.COMPANION_SOURCES["bench/bench.json"]
-    made = check_stale.companion_hash("bench/bench.json", "bench/bench", ROOT)
-    assert made == bench.sources_hash()
+    made = producers.sources_hash(
+        "bench/bench", ROOT, check_stale.COMPANION_SOURCES["bench/bench.json"]
+    )
+    assert bench.sources_hash().startswith(made)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -162,7 +162,8 @@ for number, line in enumerate(LINES, 1):
     fd = os.open(os.environ["WATCH_LOG"], os.O_WRONLY | os.O_APPEND | os.O_CREAT)
     os.write(fd, f"program {number}\\n".encode())
     os.close(fd)
-    time.sleep(0.02)
+    if os.environ.get("PROGRAM_PACED"):  # the test waits for a line of it (Generator.interrupt)
+        time.sleep(0.02)
 """
 
 
@@ -195,8 +196,11 @@ class Generator:
     def command(self, folder: Path) -> list[str]:
         return [sys.executable, str(self.runner), *(a.format(folder=folder) for a in self.argv)]
 
-    def environment(self, folder: Path, log: Path, stop_at: int) -> dict:
+    def environment(self, folder: Path, log: Path, stop_at: int, paced: bool = False) -> dict:
         env = dict(os.environ, **self.env)
+        env.pop("PROGRAM_PACED", None)
+        if paced:  # PROGRAM prints a line every 20 ms, so that the signal lands while it prints
+            env["PROGRAM_PACED"] = "1"
         # the script's own folder, for its siblings, as `python script.py` would put it first
         folder_of_script = os.path.dirname(os.path.abspath(self.argv[0].format(folder=folder)))
         path = [env.get("PYTHONPATH"), str(REPO), folder_of_script]
@@ -226,7 +230,7 @@ class Generator:
         with open(self.tmp / "interrupted.err", "w") as errors:
             child = subprocess.Popen(
                 self.command(folder),
-                env=self.environment(folder, log, stop_at),
+                env=self.environment(folder, log, stop_at, paced=wanted != "paused"),
                 stdout=subprocess.DEVNULL,
                 stderr=errors,
                 start_new_session=True,
@@ -336,6 +340,13 @@ def prepare(generator: Generator, folder: Path, old: dict) -> dict:
     return {"generator": generator, "folder": folder, "events": events, "new": new}
 
 
+# Under -n 2, the tests that share one of the module fixtures below (a generator's uninterrupted
+# run) go to one worker together (pyproject.toml: --dist loadgroup): each fixture runs once.
+SAVES, EXCERPTS, FIGURES, NUMBERS = (
+    pytest.mark.xdist_group(f"test_build-{fixture}")
+    for fixture in ("saves", "excerpts", "figures", "numbers")
+)
+
 MOMENTS = [  # (signal, moment): every signal, at the start, the middle and the end of the writes
     (signal.SIGINT, "first write"),
     (signal.SIGTERM, "middle"),
@@ -410,6 +421,7 @@ def saves(tmp_path_factory):
     return old, prepare(generator("new"), tmp / "out", old)
 
 
+@SAVES
 def test_save_output_makes_the_new_set(saves):
     old, make = saves
     new = make["new"]
@@ -424,6 +436,7 @@ def test_save_output_makes_the_new_set(saves):
     assert stated["prog_count"]["value"] == 2 and stated["prog_label"]["value"] == "a*b <c>"
 
 
+@SAVES
 @pytest.mark.parametrize(
     "sig, moment",
     [
@@ -442,6 +455,7 @@ def test_save_output_interrupted(saves, sig, moment):
     interruption_case(make, old, moment, sig, one_set)
 
 
+@SAVES
 def test_save_output_interrupted_at_every_moment_by_sigkill(saves):
     """SIGKILL at every event of the save, one after the other: never a cut file, never a mixed
     set that the staleness check would not see, and the next run makes the new set."""
@@ -499,6 +513,7 @@ def excerpts(tmp_path_factory):
     return old, prepare(generator, tmp / "excerpts", old)
 
 
+@EXCERPTS
 @pytest.mark.parametrize(
     "sig, moment",
     [
@@ -514,6 +529,7 @@ def test_make_excerpts_interrupted(excerpts, sig, moment):
     interruption_case(make, old, moment, sig, removals_last)
 
 
+@EXCERPTS
 def test_make_excerpts_interrupted_at_every_moment(excerpts):
     old, make = excerpts
     for number, event in enumerate(make["events"], 1):
@@ -521,6 +537,7 @@ def test_make_excerpts_interrupted_at_every_moment(excerpts):
         at(f"{sig.name} at {event}", interruption_case, make, old, number, sig, removals_last)
 
 
+@EXCERPTS
 def test_make_excerpts_check_names_a_leftover(excerpts, tmp_path):
     old, make = excerpts
     restore(tmp_path / "excerpts", make["new"])
@@ -563,6 +580,7 @@ def figures(tmp_path_factory):
 FIGURES_FULL = pytest.mark.full_only("one case of make_figures.py in the quick run, SIGTERM")
 
 
+@FIGURES
 @pytest.mark.parametrize(
     "sig, moment",
     [
@@ -598,6 +616,7 @@ def numbers(tmp_path_factory):
     return old, prepare(generator, tmp / "out", old)
 
 
+@NUMBERS
 @pytest.mark.parametrize(
     "sig, moment",
     [*MOMENTS, (signal.SIGTERM, "last"), (signal.SIGINT, "first rename")],

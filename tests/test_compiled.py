@@ -17,7 +17,7 @@ from test_rules_unit import CASES
 from uopc import F32, I32, Ops, ParamArg, UOp, rewrite, speed
 from uopc.fold import FOLD, INLINE
 from uopc.rewrite import PatternMatcher, RewriteLimit, UPat, graph_rewrite, rule
-from uopc.speed.matcher import ARITY, CompiledMatcher
+from uopc.speed.matcher import ARITY, CompiledMatcher, functions_by_dtype
 from uopc.symbolic import FAST, SYM
 from uopc.textfmt import dumps
 from verify.generators import gen_index_program, gen_program
@@ -45,6 +45,7 @@ class Pair:
     def __init__(self, rules):
         self.plain = PlainMatcher(rules)
         self.compiled = CompiledMatcher(rules)
+        self.by_dtype = CompiledMatcher(rules)  # asked through its functions of op and dtype
         self.fired = self.plain.fired  # what RewriteLimit reports
         self.quiet = frozenset()  # every node is asked about, so both matchers see it
         self.where = ""
@@ -53,6 +54,10 @@ class Pair:
         plain, compiled = self.plain.rewrite(u, ctx), self.compiled.rewrite(u, ctx)
         assert compiled is plain, f"{self.where}: {u!r}: compiled {compiled!r}, plain {plain!r}"
         assert self.compiled.fired == self.plain.fired, f"{self.where}: {u!r}: other rule fired"
+        functions = functions_by_dtype(self.by_dtype).get(u.op)
+        by_dtype = None if functions is None else functions[u.dtype](u, ctx)
+        assert by_dtype is plain, f"{self.where}: {u!r}: by dtype {by_dtype!r}, plain {plain!r}"
+        assert self.by_dtype.fired == self.plain.fired, f"{self.where}: {u!r}: by dtype, other"
         return plain
 
     def graph(self, root, where: str) -> None:

@@ -52,7 +52,12 @@ MARKS = {
     "errors": [pytest.mark.slow, pytest.mark.full_only("check_stale.py reruns demos/errors")],
 }
 SECOND_RUN_ONLY_WHEN_FULL = {"errors"}  # its deterministic lines are few; its run is long
-DEMOS = [pytest.param(stem, marks=MARKS.get(stem, [])) for stem in BLOCKS]
+# xdist_group: under -n 2 a demo's two tests go to one worker, which runs the demo twice, not
+# three times (first_run below is remembered per process)
+DEMOS = [
+    pytest.param(stem, marks=[*MARKS.get(stem, []), pytest.mark.xdist_group(f"demo-{stem}")])
+    for stem in BLOCKS
+]
 
 
 def run_demo(stem: str) -> subprocess.CompletedProcess:

@@ -16,6 +16,7 @@
 """
 
 import contextlib
+import functools
 import heapq
 import random
 import re
@@ -302,13 +303,25 @@ def test_layer_with_further_rules(layer):
 # ---- the z3 claims ----------------------------------------------------------------------------
 
 
+@functools.cache
+def settled_further_claims() -> tuple:
+    """(claims, results) of the further rules' z3 claims, settled once per process. They read
+    no function that uopc/speed replaces (tests/proofs.py has its own terms and evaluates with
+    uopc.semantics), so the overlay run and the plain run (tests/conftest.py) settle them alike:
+    the second asks the same questions of the same answers instead of z3 again."""
+    import proofs
+
+    claims = proofs.further_claims()
+    return claims, proofs.run(claims, out=lambda line: None)
+
+
 @pytest.mark.needs_z3
+@pytest.mark.xdist_group("further-claims")  # both modes on one worker (-n 2): settled once
 def test_further_claims():
     pytest.importorskip("z3", reason="z3-solver is not installed (scripts/setup.sh)")
     import proofs
 
-    claims = proofs.further_claims()
-    results = proofs.run(claims, out=lambda line: None)
+    claims, results = settled_further_claims()
     failed = [(r.claim.title, r.outcome, r.detail) for r in results if not r.as_expected]
     assert results and not failed, failed
     proved = {r.claim.name for r in results if r.outcome == "proved"}

@@ -143,7 +143,7 @@ def test_a_killed_run_leaves_no_copy_behind(tmp_path, script):
     before = {path: path.read_bytes() for path in mutants.PACKAGE.glob("*.py")}
     small = {
         "mutant_matrix.py": ["--layers", "CP", "--cells", str(tmp_path / "cells")],
-        "mutants.py": ["--files", "test_pipeline.py"],
+        "mutants.py": ["--files", "test_dtypes.py"],  # a small file: its baseline runs first
     }
     start = {"mutant_matrix.py": [str(mutants.TESTS / script)]}
     start["mutants.py"] = ["-m", "verify.mutants"]
@@ -254,6 +254,7 @@ def test_tiny_run_prints_matrix_list_and_numbers(tree):
     }
 
 
+@pytest.mark.slow  # five runs of the tiny matrix
 @pytest.mark.needs_clang
 def test_cells_are_reused_and_rerun_where_their_sources_changed(tree):
     """Every cell run (--no-skip): the counts of cells run and reused are those of the rows."""

@@ -3,8 +3,6 @@
 sources change."""
 
 import dataclasses
-import json
-import re
 import subprocess
 import sys
 from pathlib import Path
@@ -13,7 +11,7 @@ import build_book  # scripts/, on the path by pytest's pythonpath (pyproject.tom
 import pytest
 
 from book import used
-from book.producers import FIGURES, MANIFEST, PRODUCERS, Producer, source_files, sources_hash
+from book.producers import FIGURES, PRODUCERS, Producer, source_files, sources_hash
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -113,23 +111,16 @@ def test_a_comment_makes_no_output_stale(tmp_path):
     assert hashed_text(other) != first  # C is hashed as it is
 
 
-def figure_functions(module: str) -> set[str]:
-    source = (ROOT / "scripts" / f"{module}.py").read_text(encoding="utf-8")
-    return set(re.findall(r"^def (\w+)\(", source, re.MULTILINE))
-
-
 def test_every_figure_row_names_a_drawing_function_and_a_file_of_its_own():
     """The one table holds the figures too: each row names a function that exists, and no
     two rows write the same file."""
+    import make_figures  # scripts/, on pytest's pythonpath
+
     names = [figure.name for figure in FIGURES]
     assert len(names) == len(set(names)), names
-    missing = [
-        figure.draw
-        for figure in FIGURES
-        if figure.draw.split(".")[1] not in figure_functions(figure.draw.split(".")[0])
-    ]
-    assert missing == [], missing
-    assert figure_functions("make_figures") >= {"drawer"}
+    assert all(callable(make_figures.drawer(figure.draw)) for figure in FIGURES)
+    with pytest.raises(KeyError):
+        make_figures.drawer("make_figures.no_such_figure")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -192,19 +183,24 @@ def test_a_timed_program_is_recorded_by_its_imports_without_an_audit_hook(tmp_pa
     assert used.load(tmp_path / "out")["demos/p"]["files"] == ["a.py", "b.py", "p.py"]
 
 
-def test_a_program_without_a_record_falls_back_to_its_declared_sources(tmp_path):
-    """Outputs made before the records (a build of an older tree): the declared sources rule."""
+def test_a_program_without_a_record_runs_again_a_slow_one_by_its_declared_sources(tmp_path):
+    """A program whose record is lost runs again; a slow output with no record is judged by
+    the sources its row declares (its `# sources:` line), as check_stale judges it."""
     build, row = using_build(tmp_path)
     build.step(row, force=False)
     out = tmp_path / "out"
     (out / used.USED).unlink()
-    declared = sources_hash(row.name, build.repo, row.sources)
-    (out / MANIFEST).write_text(json.dumps({row.name: declared}))  # as an older build wrote it
     build.step(row, force=False)
+    assert build.ran == ["demos/p"] * 2 and build.reused == []
+    slow = dataclasses.replace(row, slow=True)
+    (out / used.USED).unlink()
+    declared = sources_hash(row.name, build.repo, row.sources)
+    (out / "demos" / "p.txt").write_text(f"# sources: {declared}\nhello\n")
+    build.step(slow, force=False)
     assert build.reused == ["demos/p"]
     (build.repo / "c.py").write_text("x = 2\n")  # declared: reruns it, and now it has a record
-    build.step(row, force=False)
-    assert build.ran == ["demos/p"] * 2 and "c.py" not in used.load(out)["demos/p"]["files"]
+    build.step(slow, force=False)
+    assert build.ran == ["demos/p"] * 3 and "c.py" not in used.load(out)["demos/p"]["files"]
 
 
 def test_the_proofs_do_not_use_the_renderer(tmp_path):

@@ -31,7 +31,8 @@ import proofs  # noqa: E402 - only once z3 is known to be there
 from uopc.semantics import wrap32  # noqa: E402
 from uopc.symbolic import FAST, SYM  # noqa: E402
 
-pytestmark = [pytest.mark.needs_z3, pytest.mark.layer("proofs")]
+# xdist_group: under -n 2 the whole file goes to one worker, so the claims are settled once
+pytestmark = [pytest.mark.needs_z3, pytest.mark.layer("proofs"), pytest.mark.xdist_group("proofs")]
 
 
 @pytest.fixture(scope="module")

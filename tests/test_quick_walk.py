@@ -22,7 +22,7 @@ from uopc.fold import FOLD, INLINE
 from uopc.further import FURTHER
 from uopc.rewrite import PatternMatcher, RewriteLimit
 from uopc.speed import walk as quick
-from uopc.speed.matcher import CompiledMatcher
+from uopc.speed.matcher import ByDtype, CompiledMatcher
 from uopc.symbolic import FAST, SYM
 from uopc.textfmt import dumps
 from verify.generators import gen_index_program
@@ -38,14 +38,14 @@ MATCHERS: dict = {}  # one compiled matcher per rule list: compiling one takes m
 
 
 def fresh_matcher(rules) -> CompiledMatcher:
-    """The compiled matcher of rules, its fired counter emptied and its own functions restored."""
+    """The compiled matcher of rules, its fired counter emptied and its own functions restored
+    (those of each op, and those of each op and dtype, which the quick walk calls)."""
     key = tuple(id(r) for r in rules)
     if key not in MATCHERS:
         pm = CompiledMatcher(rules)
-        MATCHERS[key] = (pm, rules, dict(pm.compiled))  # the list kept, so its ids stay its own
-    pm, _rules, functions = MATCHERS[key]
+        MATCHERS[key] = (pm, rules, pm.compiled, pm.by_dtype)  # the list kept: ids its own
+    pm, _rules, pm.compiled, pm.by_dtype = MATCHERS[key]
     pm.fired.clear()  # the generated functions count into this very Counter
-    pm.compiled = dict(functions)
     return pm
 
 
@@ -68,8 +68,14 @@ def walk_record(walk, rules, root, limit=None):
         return ask
 
     # the plain walk asks through pm.rewrite, which calls pm.compiled[op]; the quick walk calls
-    # pm.compiled[op] itself: logging each op's function logs both walks' questions
+    # the function of the node's op and dtype itself (pm.by_dtype, made for pm.compiled):
+    # logging both kinds logs both walks' questions
+    _made, by_dtype = pm.by_dtype
     pm.compiled = {op: logged(function) for op, function in pm.compiled.items()}
+    pm.by_dtype = (pm.compiled, {
+        op: ByDtype({dtype: logged(f) for dtype, f in functions.items()}, pm.compiled[op])
+        for op, functions in by_dtype.items()
+    })  # fmt: skip
     try:
         result = walk(root, pm, None, limit)
         outcome = (name(result), text(result))
@@ -156,3 +162,49 @@ def test_the_count_as_steps_need_ends_at_count_nodes():
             assert count.limit_beyond(steps) >= min(steps, rewrite._limit_for(root))
         assert count.limit_beyond(10**9) == rewrite._limit_for(root)
         assert len(count.seen) == rewrite.count_nodes(root) and not count.stack
+
+
+@pytest.mark.parametrize("depth", [0, 1, 3])
+def test_a_walk_handed_to_the_loop_at_any_depth_walks_alike(monkeypatch, depth):
+    """walk calls itself down to MAX_DEPTH and hands a deeper node's graph to loop: with the
+    depth made small, every graph is walked partly each way, and must still walk alike."""
+    monkeypatch.setattr(quick, "MAX_DEPTH", depth)
+    for seed in range(0, GRAPHS, 3):
+        r = random.Random(seed)
+        root = GENERATORS["gen_program"](r, seed)
+        where = f"strict rules, gen_program seed {seed}, handed over past depth {depth}"
+        asked = same_walks(STRICT, root, where)
+        same_walks(STRICT, root, where, limit=r.randrange(asked + 1))
+
+
+def test_a_walk_from_a_deep_stack_is_the_loop_and_walks_alike():
+    """Called with too few frames left below the recursion limit, walk uses loop alone."""
+    import sys
+
+    def deep(n, root, where):
+        if n:
+            return deep(n - 1, root, where)
+        return same_walks(STRICT, root, where)
+
+    limit = sys.getrecursionlimit()
+    fresh_matcher(STRICT)  # compiled here, where parsing the rules' source has room
+    for seed in range(20):
+        root = gen_index_program(random.Random(seed))[0]
+        deep(limit - 60, root, f"a deep stack, seed {seed}")  # 60 frames left: too few
+
+
+def test_a_walk_leaves_nothing_for_the_collector():
+    """Every node a walk built and let go is freed when the walk returns, not by a later
+    collection: a later walk would find it alive and build fewer nodes, under other ids."""
+    import gc
+
+    for seed in range(20):
+        root = gen_index_program(random.Random(seed))[0]
+        pm = fresh_matcher(STRICT)
+        gc.collect()
+        gc.disable()
+        try:
+            quick.walk(root, pm, None, None)
+            assert gc.collect() == 0, f"seed {seed}: the walk left reference cycles"
+        finally:
+            gc.enable()

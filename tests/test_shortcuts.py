@@ -282,12 +282,15 @@ def test_the_forget_twin_drops_what_the_plain_one_drops():
     for key in [(1, 2), ("int", 7), ()]:
         for replaced in (False, True):
             outcomes = []
-            for function in (uop._forget, twins.forget):
+            for function in (uop._forget, twins.forget, "callback"):
                 ref, newer = SimpleNamespace(key=key), SimpleNamespace(key=key)
                 bucket = {key: newer if replaced else ref, "other": ref}
-                function(bucket, ref)
+                if function == "callback":  # the bucket's own, made by forget_in
+                    twins.forget_in(bucket)(ref)
+                else:
+                    function(*((bucket, ref) if function is uop._forget else (ref, bucket)))
                 outcomes.append(sorted(map(repr, bucket)) + [bucket.get(key) is newer])
-            assert outcomes[0] == outcomes[1], (key, replaced, outcomes)
+            assert outcomes[0] == outcomes[1] == outcomes[2], (key, replaced, outcomes)
     x = param(0, I32)
     constant = UOp.const(123_457)
     node = twins.new(UOp, Ops.ADD, (x, constant))
@@ -295,3 +298,88 @@ def test_the_forget_twin_drops_what_the_plain_one_drops():
     assert bucket[(x, constant)]() is node
     del node
     assert (x, constant) not in bucket
+
+
+def test_the_twin_without_the_class_call_builds_what_the_class_call_builds():
+    """UOp._binary's twin calls UOp.__new__ where the plain one calls the class: the same node
+    object, or the same error, for every binary op over nodes, plain numbers of every kind and
+    things that are neither."""
+    from uopc import speed
+
+    plain_binary = speed.plain(UOp, "_binary")
+    values = [0, 1, -1, 2**31 - 1, 2**31, -(2**31) - 1, True, False, 0.0, -0.0, 1.5]
+    values += [float("nan"), float("inf"), None, "text", [1], I32]
+    nodes = [*stand_ins(), UOp.const(3), UOp.const(2.5), UOp.const(True)]
+    checked = 0
+    for op in [*ALU, Ops.STORE, Ops.INDEX]:
+        for node in nodes:
+            for other in [*nodes, *values]:
+                quick = outcome(twins._binary, node, op, other)
+                plain = outcome(plain_binary, node, op, other)
+                assert quick[0] == plain[0], (op, node, other)
+                assert quick[1] is plain[1] or quick == plain, (op, node, other)
+                checked += quick[0] == "value"
+    assert checked > 50  # the valid nodes among those mixes
+
+
+def test_no_module_keeps_a_twin_after_uninstall():
+    """A module that binds a name to a replaced function when it is imported (after install,
+    which `import uopc` runs first) would keep the twin in plain mode: uninstall must leave no
+    twin under any name of any module of uopc but the speed package's own."""
+    import importlib
+    import pkgutil
+    import sys
+
+    import uopc
+    from uopc import speed
+
+    for info in pkgutil.iter_modules(uopc.__path__):  # every module, as a program imports it
+        if info.name != "__main__":
+            importlib.import_module(f"uopc.{info.name}")
+    twins_by_id = {}
+    for _where, name, twin in speed.TWINS:
+        function = getattr(twin, "__func__", twin)
+        twins_by_id[id(function)] = name
+    speed.uninstall()
+    try:
+        kept = [
+            (module_name, name, twins_by_id[id(getattr(value, "__func__", value))])
+            for module_name, module in list(sys.modules.items())
+            if module_name.startswith("uopc") and not module_name.startswith("uopc.speed")
+            for name, value in list(vars(module).items())
+            if id(getattr(value, "__func__", value)) in twins_by_id
+        ]
+        assert not kept, f"modules that keep a twin in plain mode: {kept}"
+    finally:
+        speed.install()
+
+
+def test_the_range_twin_gives_the_triple_the_table_gives(monkeypatch):
+    """UOp.range's twin, asked node by node srcs first: the triple range_of gives, by its own
+    short way for most integer nodes; with the ranges' twin left out, it leaves every missing
+    triple to ranges.fill_ranges, as the plain property does."""
+    from uopc import ranges
+
+    written_in = 0
+    for seed in SEEDS:
+        root = gen_index_program(random.Random(1000 + seed))[0] * UOp.const(7919 + seed)
+        for node in root.toposort():
+            missing = node._range is None
+            known = [s._range is not None for s in node.src]
+            assert twins.node_range(node) == range_of(node) == node._range, node
+            written_in += missing and len(known) == 2 and known[0] and node.dtype is I32
+        if root.dtype is I32:  # over a new constant, which has no triple yet
+            fresh = UOp.const(700_001 + seed)
+            assert fresh._range is None
+            assert twins.node_range(root + fresh) == range_of(root + fresh)
+            assert fresh._range == (700_001 + seed, 700_001 + seed, True)
+    assert written_in > 300
+    from uopc import speed
+
+    plain_fill = speed.plain(ranges, "fill_ranges")
+    x = param(0, I32, 0, 9)
+    assert x.range  # known: the twin's short way would apply
+    asked = []
+    monkeypatch.setattr(ranges, "fill_ranges", lambda u: asked.append(u) or plain_fill(u))
+    node = x * UOp.const(104729)  # a constant no earlier test built: no triple yet
+    assert twins.node_range(node) == (0, 942561, True) and asked == [node]

@@ -10,8 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from book import protocol
-
 SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "summary.py"
 _spec = importlib.util.spec_from_file_location("summary", SCRIPT)
 summary = importlib.util.module_from_spec(_spec)
@@ -60,10 +58,6 @@ def run(tmp_path, capsys, monkeypatch):
 
 
 pytestmark = pytest.mark.layer("summary")
-
-
-def test_groups_are_the_counting_groups():
-    assert tuple(summary.GROUPS) == protocol.GROUPS
 
 
 def test_complete_run_passes_and_adds_up(run):
@@ -116,18 +110,6 @@ def test_allow_missing_does_not_excuse_a_survivor(run):
     assert code == 1 and "2 of 19 planted bugs survived" in err
 
 
-def test_json(run):
-    code, out, _ = run(COMPLETE, "CLAIMS 59 59 8", "MUTANTS 19 19", "--json")
-    figures = json.loads(out)
-    assert code == 0
-    assert figures["total"] == TOTAL
-    assert figures["groups"]["unit"] == 599
-    assert figures["layers"]["pipeline"] == {"sound": 28700, "render": 30000}
-    assert figures["claims"] == {"total": 59, "as_expected": 59, "refuted": 8}
-    assert figures["mutants"] == {"total": 19, "caught": 19}
-    assert figures["never_fired"] == ["cast to own dtype"]
-
-
 def stated(out: str) -> dict:
     """{key: value} of the `@@ number` lines of an output."""
     numbers = {}
@@ -162,12 +144,6 @@ def test_every_rule_fired(run, monkeypatch):
     every = COMPLETE + 'FIGURE rules_fired_fold ["cast to own dtype"]\n'
     numbers = stated(run(every)[1])
     assert numbers["rules_never_fired"] == 0 and numbers["rules_never_fired_names"] == "none"
-
-
-def test_json_states_nothing(run, monkeypatch):
-    monkeypatch.setenv("BOOK_NUMBERS", "1")
-    code, out, _ = run(COMPLETE, "CLAIMS 59 59 8", "MUTANTS 19 19", "--json")
-    assert code == 0 and json.loads(out)["total"] == TOTAL  # the whole output is the JSON
 
 
 def test_runs_as_a_script(tmp_path):

@@ -257,6 +257,7 @@ def test_simplify_is_idempotent_on_examples():
 LONG_CHAIN = size(70_000, 200_000)
 
 
+@pytest.mark.slow  # seconds in plain mode: under -n 2 it starts early (tests/conftest.py)
 def test_long_chain_of_additions():
     chain = x
     for step in range(1, LONG_CHAIN + 1):

@@ -1,15 +1,11 @@
 """Records what a run of the book's build uses (book/used.py puts this folder on PYTHONPATH).
 
-Python imports `sitecustomize` at start-up from its path, so every process of a recorded run,
-the program and each Python process it starts (they inherit the environment), loads this file.
-It does nothing unless BOOK_USED names a file. Then an audit hook notes each file under
-BOOK_USED_ROOT that the process opens for reading (a module's source or its cached bytecode,
-a data file, a saved output) and each folder it scans (a glob), and appends one line per new
-path to BOOK_USED. Lines, not a file written at exit: a forked child leaves with os._exit.
-
-With BOOK_USED_MODE=modules (a program that measures time: an audit hook is called on every
-ctypes call too) no hook is installed; the modules the process imported are written at its
-exit instead, and the data files it read are not recorded.
+Python imports `sitecustomize` at start-up, so every process of a recorded run, children
+included, loads this file; it does nothing unless BOOK_USED names a file. An audit hook then
+appends to it each file under BOOK_USED_ROOT the process opens for reading and each folder it
+scans (one line per new path, written at once: a forked child leaves with os._exit). A program
+that measures time (BOOK_USED_MODE=modules: the hook would run on every ctypes call) gets no
+hook; the modules it imported are written at its exit instead.
 """
 
 import os

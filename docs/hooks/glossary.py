@@ -1,27 +1,15 @@
 """mkdocs hook: the glossary's definitions shown under the pointer on every page.
 
-Why a hook: Python-Markdown's own `abbr` extension (maintained, with Material's tooltips) does
-the marking; no plugin reads the definitions out of a page of the book. Its usual source, a file
-of `*[term]: definition` lines appended by pymdownx.snippets, would be a second copy of appendix
-F to keep in step; this hook makes appendix F that file.
+Why a hook: Python-Markdown's `abbr` extension (with Material's `content.tooltips`) does the
+marking, but its usual source, a file of `*[term]: definition` lines, would be a second copy of
+appendix F; and it marks every use, in headings too, links nowhere and cannot be focused. No
+maintained plugin reads the definitions from a page of the book itself.
 
-Appendix F (docs/back/f-glossary.md) is the only place a definition is written. Before any
-page is converted, this hook reads its entries and hands them to Python-Markdown's `abbr`
-extension as its `glossary` option: every page then marks each listed form of a term in its
-prose as <abbr title="definition">. `abbr` leaves code blocks and code spans alone (their text
-is never searched). After conversion the hook keeps, on each page, only the first use of each
-term, outside headings and links, and makes it a link to the term's entry in appendix F that
-carries the definition as its title: Material's `content.tooltips` shows the title on hover
-and on keyboard focus, a click opens the entry, and docs/javascripts/glossary.js makes the
-first tap on a touch screen show the definition and the second follow the link. Every other
-mark becomes plain text again (one tooltip per term and page keeps the pages light and the
-text calm). Nothing is generated on disk, so nothing can go stale.
-
-Why a hook: Material's glossary recipe (abbr with an auto-appended file) marks every use, in
-headings too, links nowhere and cannot be focused; no maintained plugin reads definitions
-from a page of the book itself.
-
-An entry of the page is:
+Appendix F (docs/back/f-glossary.md) is the only place a definition is written; this hook hands
+its entries to `abbr` as its `glossary` option. After conversion it keeps, on each page, only
+the first mark of each term outside headings and links, made a link to the entry with the
+definition as its title (docs/javascripts/glossary.js: a first tap shows it); every other mark
+becomes plain text again. An entry of the page is:
 
     ### term { #id }                    .unmarked: never marked in the text;
                                          data-forms="a|b": more marked forms (plurals, say)
@@ -29,11 +17,9 @@ An entry of the page is:
 
     Where the book defines it. Also written *x*, *y*.
 
-The marked forms of a term are the term, its "Also written" spellings and its data-forms,
-each also with a capital first letter. The build stops, naming the entry, when an entry lacks
-its id, its definition or the paragraph after it, when the entries are not in alphabetical
-order, or when two terms claim one form. tests/browser/ checks the tooltips in
-Chromium; tests/test_glossary.py checks this parser.
+The marked forms are the term, its "Also written" spellings and its data-forms, each also with
+a capital first letter. The build stops, naming the entry, on a missing id, definition or second
+paragraph, on entries out of alphabetical order, and on two terms claiming one form.
 """
 
 import html

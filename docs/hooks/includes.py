@@ -1,17 +1,10 @@
 """mkdocs hook: an included file that is missing, not UTF-8 or empty stops the build.
 
-Why a hook: pymdownx.snippets (with check_paths) is the maintained tool and does the
-including; it has no option to refuse an empty file or to name the page and line of a bad one.
-It stops the build for a missing file with a traceback, for a file that is not UTF-8 with an
-error naming the page and not the file, and puts an empty file in as nothing at all (an empty
-listing or output block, without a word).
-
-This hook reads every one-line include of a page (`--8<-- "path"`; a section `path:name` or a
-line range `path:1:3` names the same file), before snippets expands it, where snippets reads
-it (its base_path), and stops the build with one message naming the page, the line and the
-file. This is the one check that an included file is there and holds text: scripts/lint_docs.py
-checks the rest of an include (where it stands, its folder, its section) and refuses the block
-form of snippets, which this hook therefore does not read.
+Why a hook: pymdownx.snippets (check_paths) does the including, but stops on a missing file with
+a traceback, on a file that is not UTF-8 with an error naming the page and not the file, and puts
+in an empty file as nothing at all. This hook reads every one-line include of a page before
+snippets does, where snippets reads it (base_path), and stops the build with one message naming
+the page, the line and the file. Where an include stands and what it names: the docs lint.
 """
 
 import re

@@ -1,20 +1,11 @@
 """mkdocs hook: every figure opens in the lightbox, with its caption under it.
 
-Why a hook: mkdocs-glightbox (0.5, maintained, used here) does the opening, but skips an image
-that already stands in a link, and takes a slide's words only from the image's own attributes
-(`data-description`, or the alt text with auto_caption), never from its <figure>'s caption.
+Why a hook: mkdocs-glightbox (used here) skips an image that already stands in a link, and takes
+a slide's words only from the image's own attributes, never from its <figure>'s caption.
 
-mkdocs-glightbox wraps every image of a page in a link that opens it full size in a lightbox,
-but leaves alone an image that is already inside a link: a page that writes
-`[![alt](../figures/bump.svg)](../figures/bump.svg)` would open that figure as a bare file
-instead, shrunk to the window on a phone. Such a link, to the very file its image shows, gets
-GLightbox's class here, so that every figure opens the same way (docs/stylesheets/generated.css
-shows it at its own size, or fitted to a phone's width).
-
-The lightbox shows only the image, so the figure's caption is copied into the link that opens
-it, as GLightbox's description (`data-description`, shown under the opened figure). Every
-figure has a caption (scripts/lint_docs.py); tests/browser/ opens every figure and
-reads the caption in the lightbox.
+A link to the very file its image shows (`[![alt](../figures/a.svg)](../figures/a.svg)`) gets
+GLightbox's class, so that it opens like every other figure rather than as a bare file; each
+figure's caption is copied into its opening link as GLightbox's `data-description`.
 """
 
 import html

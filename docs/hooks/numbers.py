@@ -1,27 +1,16 @@
 """mkdocs hook: generated numbers in the prose, and the generated figures in the site.
 
 Why a hook: mkdocs-macros-plugin is the maintained way to put values in a page, but it reads the
-whole page as a template: it catches a mistyped key only when made strict (`on_undefined:
-strict`, `on_error_fail: true`), and then every `{{` or `{#` in prose about a compiler is a
-template error. Here only `{{ n.KEY }}` is read, and a bad key stops the build.
+whole page as a template: it catches a mistyped key only when made strict, and then every `{{`
+or `{#` in prose about a compiler is a template error. Here only `{{ n.KEY }}` is read.
 
-- `{{ n.KEY }}` in a page becomes the value of KEY in out/numbers.json (written by
-  scripts/make_numbers.py from the saved outputs); `{{ n.KEY:SPEC }}` formats it with the
-  Python format spec SPEC, e.g. `{{ n.checks_total:, }}` gives 2,130,560. This runs on the
-  page's own markdown, before the includes are expanded, so included files are never touched.
-- A value is a number (an int or a finite float, not a bool) or a plain string (one line). A
-  string is put in as literal text: in the prose its characters that Markdown, the extensions
-  or HTML would read as markup (`<`, `&`, `*`, `_`, backticks, brackets, `|`, `^`, ...) become
-  character references, so `a*b*` shows as a*b* rather than in italics; inside a code span or
-  a fenced block, where everything is already literal, it goes in as it is (a backtick there
-  would end the span, and stops the build).
-- An unknown key, a null value, a malformed value (a list, an object, a bool, NaN, a string
-  with a line break), a spec that does not apply to the value, or any `{{ n.` left after the
-  replacement (a typo such as a missing brace) stops the build with one message naming the
-  page and the key, in every mode of mkdocs (it is an error, not a warning that --quiet could
-  hide).
-- Every file of out/figures/ is published as figures/NAME in the site, so a page links it by a
-  relative path, `../figures/relu.svg` from a page under short/; mkdocs then checks the link.
+`{{ n.KEY }}` or `{{ n.KEY:SPEC }}` (a Python format spec) becomes the value of KEY in
+out/numbers.json, on the page's own markdown, before the includes are expanded. A value is a
+number or a one-line string; a string goes into the prose as literal text (what Markdown, the
+extensions or HTML would read as markup becomes a character reference) and into a code span or
+fenced block as it is. An unknown key, a malformed value, a spec that does not apply, or a
+`{{ n.` left after the replacement stops the build with one message naming the page and the key.
+Every file of out/figures/ is published as figures/NAME in the site.
 """
 
 import json
@@ -32,9 +21,10 @@ from pathlib import Path
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 
+from book.files import FENCE
+
 PLACEHOLDER = re.compile(r"\{\{\s*n\.([A-Za-z0-9_]+)\s*(?::([^}]*?))?\s*\}\}")
 LEFTOVER = re.compile(r"\{\{\s*n\.")
-FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 CODE_SPAN = re.compile(r"(`+).+?\1")
 # In the prose, the characters that may start markup anywhere in a line, as character references:
 # Markdown (\ ` * _ [ ] < > &), attr_list and the placeholders ({ }), tables (|), pymdownx.caret
@@ -133,8 +123,8 @@ def replace(markdown: str, where: str) -> str:
     for line in markdown.split("\n"):
         opened = FENCE.match(line)
         in_code = fence is not None or opened is not None  # a fence line's title is not prose
-        if opened and (fence is None or opened.group(1).startswith(fence)):
-            fence = opened.group(1)[:3] if fence is None else None
+        if opened and (fence is None or opened.group(2).startswith(fence)):
+            fence = opened.group(2)[:3] if fence is None else None
         spans = [] if in_code else _code_spans(line)
 
         def put(match: re.Match, line=line, spans=spans, in_code=in_code) -> str:

@@ -1,41 +1,24 @@
 """mkdocs hook: the whole book on one page (book.html), to read in one scroll or print to PDF.
 
-The page is made on every build from the other pages (nothing is committed): every page of the
-navigation in its order, except the Source section (source/..., the files and the API
-reference, which are reference rather than reading) and this page itself, each in a <section>
-whose id is the page's path ("part1-03-ops"), after a table of contents of the pages and their
-sections. Each page comes as the site shows it, after every hook and plugin (this hook takes
-its HTML last), so numbers, listings, figures and glossary marks are all there. In each page:
-- every id becomes "<page>--<id>", so that ids of different pages never clash;
-- a link to a place in a page of the book becomes a link into this page ("#part1-03-ops--ex-3-4");
-- any other local link or image (a figure, a Source page) is rewritten relative to book.html;
-- the permanent-link marks after headings go, and glossary terms keep their link into appendix F
-  but not their tooltip: the theme mounts a tooltip for every title on load, and a thousand of
-  them made this page slow to open (a reader of one long page, or of its print, has the glossary
-  at its end).
-The page joins the navigation where mkdocs.yml puts `book.md` (at the end when it does not).
-Search leaves it out: every word of it is already found on its own page. Every other page of
-the edition carries a printer icon at its top right that opens this page at its own section.
-
-The theme's scripts mount their components (copy buttons, tooltips, watched code blocks) on
-every element of the content, which forced a layout per block and kept this page of some
-40,000 elements from being ready for many seconds; this page is taken out of that (the
-`data-md-component="content"` mark is dropped), so it loads as plain HTML with the theme's
-styles, the lightbox still working on its figures.
-
-`mkdocs build` then prints the page to a PDF with headless Chromium (Debian's `chromium`,
-driven by Playwright, as tests/browser/ does), every collapsed answer opened and
-the outline made from the headings: PDF in the site's root. `mkdocs serve`, or
-UOPC_NO_PDF=1, leaves an empty file in its place. scripts/book_pdf.py builds the site once and
-states the PDF's page count, for the front page.
-
 Why a hook: mkdocs-print-site-plugin (2.9, tried on this site in December 2026) keeps each
 page's ids as they are and renames them in the browser with a script of its own: as built, its
-page holds 1,952 ids used more than once and 334 links to anchors that do not exist, which
-scripts/check_html.py refuses; under the offline plugin's file URLs it loses every figure (23
-failed requests from file://); no page can link to it in a strict build (it is not a page of
-the docs); and it keeps every tooltip. This hook rewrites the ids when it builds, so the page
-is right without a script.
+page holds 1,952 ids used more than once and 334 links to anchors that do not exist, which the
+HTML check refuses; under the offline plugin's file URLs it loses every figure (23 failed
+requests from file://); no page can link to it in a strict build (it is not a page of the
+docs); and it keeps every tooltip. This hook rewrites the ids when it builds, so the page is
+right without a script.
+
+Every page of the navigation but the Source section comes as the site shows it (this hook takes
+its HTML last), in a <section> whose id is the page's path ("part1-03-ops"): each id becomes
+"<page>--<id>", links into the book become links into this page, other local links are made
+relative to book.html. Permanent-link marks and glossary tooltips go (a thousand tooltips made
+the page slow to open), and so does the `data-md-component="content"` mark, so that the theme's
+scripts do not mount their components on its some 40,000 elements. Search leaves it out. Every
+other page carries a printer icon that opens this page at its own section.
+
+`mkdocs build` then prints the page to a PDF with headless Chromium (Debian's `chromium`,
+driven by Playwright), every collapsed answer opened, the outline made from the headings;
+`mkdocs serve`, or UOPC_NO_PDF=1, leaves an empty file in its place.
 """
 
 import html
@@ -90,22 +73,8 @@ def on_startup(command, dirty):
 def on_files(files, config):
     files.append(File.generated(config, PAGE, content=STUB))
     files.append(File.generated(config, PDF, content=b""))  # printed after the build
-    nav = config.nav
-    if nav is not None and not _in_nav(nav):
-        nav.append(PAGE)
     STATE.update(html={}, pages=[])
     return files
-
-
-def _in_nav(items) -> bool:
-    for item in items:
-        if item == PAGE or (isinstance(item, dict) and PAGE in item.values()):
-            return True
-        if isinstance(item, dict):
-            children = next(iter(item.values()))
-            if isinstance(children, list) and _in_nav(children):
-                return True
-    return False
 
 
 def included(page) -> bool:
@@ -114,7 +83,6 @@ def included(page) -> bool:
 
 def on_nav(nav, config, files):
     STATE["pages"] = [page for page in nav.pages if included(page)]
-    STATE["nav"] = nav
     return nav
 
 

@@ -1,28 +1,19 @@
 """mkdocs hook: every citation of the book, written once in docs/references.yml.
 
-A page cites a work with a marker, `[cite: KEY]`; before the page is converted, the marker
-becomes the full citation (authors, title, venue, year, links) and a link to the work's entry
-in appendix E. Appendix E (docs/back/e-reading.md) writes `[entry: KEY]` alone on a line for
-each work, in the group where it is read; that marker becomes a heading with the anchor
-`ref-KEY`, then the citation. So no citation is typed twice, and a correction is made once.
-
-A printed work (`kind: book` or `paper`) must give its year, and a book its publisher (`venue`);
-an `edition` is written "3rd edition" after the title. A living online work (documentation, a
-site, a repository) has no year: `read: 2026` says when the book's authors read it, written
-"read online in 2026".
-
 Why not mkdocs-bibtex: without pandoc it formats with pybtex's plain style, which sets titles
 in lower case unless each one is braced and refuses a book without a publisher and a year; its
 `@key` syntax is looked for in the whole page, code included, so a Python decorator in a listing
 would stop the strict build; and it has no link from a citation to a reading list. Its pandoc
 mode needs a pandoc binary and a CSL file.
 
-The build stops (PluginError) on an unknown key, on a field or kind this file does not know, on
-a printed work without its year (or a book without its publisher), on an edition or a year that
-is not a number, on a `[cite:` marker that is malformed, and when appendix E leaves a work out
-or lists it twice.
-scripts/check_html.py reads the same data file: its `url`s name the only hosts a page may link
-to.
+`[cite: KEY]` in a page becomes the full citation and a link to the work's entry in appendix E
+(docs/back/e-reading.md), where `[entry: KEY]`, alone on a line, becomes a heading with the
+anchor `ref-KEY`, then the citation. A printed work (`kind: book` or `paper`) gives its year,
+a book its publisher (`venue`); a living online work has no year but `read: 2026`. The build
+stops on an unknown key, field or kind, a printed work without its year (a book without its
+publisher), an edition or year that is not a number, a malformed marker, and when appendix E
+leaves a work out or lists it twice. The HTML check reads the same file: its `url`s name the
+only hosts a page may link to.
 """
 
 import posixpath

@@ -2,24 +2,16 @@
 
 Why a hook: mkdocs and Material copy every file of the theme and write every form of the search
 index, and no maintained plugin leaves out files of the theme (mkdocs' `exclude_docs` applies
-only to docs/). What this hook leaves out, and why:
+only to docs/). Left out here:
 
-- sitemap.xml and its .gz: they list pages under `site_url`, and this site has no fixed
-  address (it is read from a local server or straight from the file system).
-- Material's language scripts for search (assets/javascripts/lunr/, 0.9 MB, wordcut.js alone
-  0.7 MB): the search worker loads them only for a language other than English, and the
-  search plugin's `lang` is checked to be English alone.
-- The source maps of Material's scripts and styles (1.3 MB): they serve someone debugging
-  Material, never a reader; the comment naming each map goes too, so no browser asks for one.
-- One of the two forms of the search index. The search plugin writes search_index.json, which
-  Material's script fetches over http; the offline plugin writes the same index again as
-  search_index.js, which the script loads as a <script> from file://, where a fetch is refused.
-  A <script> works over http just as well, so the one line of Material's script that chooses
-  between them is set to always take search_index.js, and search_index.json is removed. The
-  build stops if that line is not found exactly once (a new Material would have changed it).
-
-scripts/check_html.py checks that no sitemap is left; tests/browser/ checks that one
-form of the index is shipped and that search works from file:// and over http.
+- sitemap.xml and its .gz: they list pages under `site_url`, and this site has no fixed address;
+- Material's search scripts for languages other than English (assets/javascripts/lunr/, 0.9
+  MB), which the worker never loads while the search plugin's `lang` is English alone (checked);
+- the source maps of Material's scripts and styles (1.3 MB), and the comments naming them;
+- search_index.json: the offline plugin writes the same index as search_index.js, which a
+  <script> loads from file:// and over http alike, so the one line of Material's script that
+  chooses between them is set to always take the .js (the build stops if that line is not
+  found exactly once: a new Material would have changed it).
 """
 
 import re

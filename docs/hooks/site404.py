@@ -2,22 +2,13 @@
 
 Why a hook: no maintained plugin makes mkdocs' 404 page work both ways; they assume a server.
 
-mkdocs writes 404.html with links from the server's root (`/assets/...`), since a server shows
-that page at any depth. Opened from file://, such a link points at the root of the disk. So:
-- every link of the page is written relative to 404.html (`assets/...`), which is right from
-  file:// (the page is opened where it lies, at the site's root) and at the top of a server;
-- served at a deeper path (/part1/missing, say), the page first sets its base to the site's root
-  (the path of `site_url` in mkdocs.yml, or `/`) with one line of script, so the same relative
-  links find the site's files there too;
-- the browser looks ahead in a page for the files it will need and asks for them before any
-  script has run, so it would ask for /part1/assets/... before the base is set (each a failed
-  request and an error in the console). Each tag that loads a file (a style sheet, a script,
-  the icon) is therefore written by a line of script, which runs after the base is set;
-- Material's settings in the page name the site's root as `/` and the search worker from there,
-  and it keeps the reader's palette under `/`; all three are taken from the page's base instead,
-  so that search and the palette work both ways.
-The page also links to the front page. tests/browser/ opens it from file:// and at a
-deep path over http, and counts failed requests and console errors.
+mkdocs writes 404.html with links from the server's root (`/assets/...`), which from file://
+point at the root of the disk. So every link is made relative to 404.html; served at a deeper
+path, the page first sets its base to the site's root (the path of `site_url`, or `/`) with one
+line of script. Each tag that loads a file is written by a script too, after the base is set:
+the browser would otherwise ask ahead for /part1/assets/..., each a failed request. Material's
+settings (its root, its search worker) and the scope of the reader's palette are taken from the
+base as well, and the page links to the front page.
 """
 
 import json

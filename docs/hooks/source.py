@@ -4,26 +4,13 @@ Why a hook: mkdocstrings (used for source/api.md) shows one object's source, wit
 own line numbers; mkdocs-gen-files could write a page per file, but nothing maintained links a
 listing's title to the region it was cut from, found again by its markers on every build.
 
-Source pages. On every build, each module of uopc/, each program of the short path
-(code/short/) and every other file that a page quotes a region of (a test, a demo) gets a page
-`source/<path>.html`, made from the file itself (File.generated; nothing is committed): the
-whole file as it is in the repository, its region marker comments included, so that its line
-numbers are the file's own; each line has the anchor `#L<number>` and its number links to it.
-`source/index.html` lists the files. The pages join the navigation after the entry
-`source/index.md` (a "Source" section at the end when the navigation has none). Each file's
-page names the pages of the book that quote it, and search finds its text, ranked below the
-chapters (SEARCH_BOOST), so a name leads to its definition.
-
-Links. A fenced block with a title whose only line includes a listing, an excerpt
-(`--8<-- "excerpts/uopc/uop/toposort.py"`, which scripts/make_excerpts.py cut from region
-toposort of uopc/uop.py), a region (`uopc/uop.py:toposort`) or a whole source file, gets its
-title turned into a link to the first line of that region on the file's Source page. The region
-is found again in the file by its marker lines on every build, so the link follows the file as
-it changes; an include whose region the file no longer has stops the build.
-
-The source text goes into its page after every other hook has seen the page (this hook is the
-last in mkdocs.yml), so the numbers hook never reads a file's `{{` and snippets is kept from
-reading its marker lines (each marker gets snippets' escape `;`, which snippets removes).
+Each module of uopc/, each program of code/short/ and every other file a page quotes gets a
+generated page, source/<path>.html: the file whole, markers included, so that its line numbers
+are the file's own, each line with the anchor `#L<number>`. The title of a fenced block that
+only includes a listing becomes a link to the first line of its region there; an include whose
+region the file no longer has stops the build. The source text goes in after every other hook
+has seen the page (this hook is the last in mkdocs.yml), so the numbers hook never reads a
+file's `{{`, and each marker line gets snippets' escape `;` so that snippets leaves it alone.
 """
 
 import ast
@@ -35,7 +22,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 from mkdocs.utils import get_relative_url
 
-from book.files import REGION_DIRS
+from book.files import FENCE, INCLUDE_LINE, REGION_DIRS
 
 SECTIONS = (  # (nav label, the folder, glob) of the files that always have a page
     ("uopc/", "uopc", "*.py"),
@@ -49,8 +36,6 @@ INDEX = "source/index.md"
 API = "source/api.md"  # the API reference, a page of its own (mkdocstrings), when there is one
 MARKER = re.compile(r"(?:#|//)\s*--8<-- \[(start|end):([a-z][-_0-9a-z]*)\]")
 SNIPPET_MARK = re.compile(r"-+8<-+")  # where snippets would read its notation
-INCLUDE = re.compile(r"""\s*-+8<-+\s+(["'])(.+?)\1\s*""")  # the whole line
-FENCE = re.compile(r"\s*(`{3,}|~{3,})(.*)")
 TITLE = re.compile(r"""\btitle=(["'])(.*?)\1""")
 FILENAME = re.compile(r'<span class="filename">(.*?)</span>', re.S)
 LINE_SPAN = re.compile(r'<span id="__span-0-(\d+)">')
@@ -91,17 +76,14 @@ def regions(path: Path) -> dict[str, tuple[int, int]]:
 
 def listing_target(root: Path, target: str) -> tuple[str, str | None] | None:
     """(source file, region or None for the whole file) of an include, or None when the include
-    is not a listing (an output of out/, or a file without a page)."""
+    is not a listing (an output of out/, or a file without a page). The docs lint refuses a
+    region included as `path:name`: a region is quoted by its excerpt."""
     if target.startswith("excerpts/"):
         excerpt = Path(target).relative_to("excerpts")
         source = excerpt.parent.with_suffix(excerpt.suffix).as_posix()
         return (source, excerpt.stem) if (root / source).is_file() else None
-    path, _, region = target.partition(":")
-    if Path(path).suffix not in LANGUAGES or path.split("/")[0] not in QUOTED_DIRS:
-        return None
-    if not (root / path).is_file() or (region and not re.fullmatch(r"[a-z][-_0-9a-z]*", region)):
-        return None  # a missing file or a line range: snippets and the docs lint report those
-    return path, region or None
+    whole = Path(target).suffix in LANGUAGES and target.split("/")[0] in QUOTED_DIRS
+    return (target, None) if whole and (root / target).is_file() else None
 
 
 def quotations(root: Path, pages) -> dict[str, dict[str, str]]:
@@ -114,7 +96,7 @@ def quotations(root: Path, pages) -> dict[str, dict[str, str]]:
         title = next((line[2:].strip() for line in text.splitlines() if line.startswith("# ")),
                      page.src_uri)  # fmt: skip
         for line in text.splitlines():
-            match = INCLUDE.fullmatch(line)
+            match = INCLUDE_LINE.fullmatch(line)
             listing = match and listing_target(root, match.group(2))
             if listing:
                 found.setdefault(listing[0], {})[page.src_uri] = title
@@ -133,7 +115,7 @@ def first_docstring_line(path: Path) -> str:
 
 def add_to_nav(config, groups: list[tuple[str, list[str]]]) -> None:
     """The groups of source pages go at the end of the navigation's section that holds
-    `source/index.md`; without such a section, a "Source" section goes at the end."""
+    `source/index.md` (mkdocs.yml lists it, and `book.md`, where they belong)."""
     entries = [{label: [{Path(s).name: page_uri(s)} for s in files]} for label, files in groups]
 
     def insert(items) -> bool:
@@ -148,11 +130,8 @@ def add_to_nav(config, groups: list[tuple[str, list[str]]]) -> None:
                 return True
         return False
 
-    nav = config.nav
-    if nav is None:
-        return  # no nav: mkdocs lists every page itself
-    if not insert(nav):
-        nav.append({"Source": [INDEX, *entries]})
+    if config.nav is not None and not insert(config.nav):
+        raise PluginError(f"mkdocs.yml: no section of the nav lists {INDEX}")
 
 
 def on_files(files, config):
@@ -264,15 +243,15 @@ def titled_listings(markdown: str) -> list[tuple[str, str]]:
     found, lines = [], markdown.split("\n")
     for number, line in enumerate(lines):
         opened = FENCE.fullmatch(line)
-        title = opened and TITLE.search(opened.group(2))
+        title = opened and TITLE.search(opened.group(3))
         if not title:
             continue
         targets = []
         for inside in lines[number + 1 :]:
             closing = FENCE.fullmatch(inside)
-            if closing and closing.group(1).startswith(opened.group(1)):
+            if closing and closing.group(2).startswith(opened.group(2)):
                 break  # a closing fence (an opening one has a title, and is no include)
-            include = INCLUDE.fullmatch(inside)
+            include = INCLUDE_LINE.fullmatch(inside)
             if include:
                 targets.append(include.group(2))
             elif inside.strip():

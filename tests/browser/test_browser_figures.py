@@ -4,7 +4,7 @@ the window's width, never panned sideways, its smallest text at least MIN_TEXT_P
 its caption under it, the same words as on the page. One test per figure and width."""
 
 import pytest
-from figure_checks import MIN_TEXT_PX, smallest_text  # scripts/, on pytest's pythonpath
+from test_figures import MIN_TEXT_PX, smallest_text  # tests/, on the path (no __init__.py)
 
 from .probes import CAPTION_JS, PAGE_CAPTION_JS
 from .site_facts import WIDTHS

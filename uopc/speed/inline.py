@@ -21,6 +21,7 @@ rule and random graphs.
 import ast
 import builtins
 import copy
+import enum
 import functools
 import linecache
 import types
@@ -120,18 +121,37 @@ class Inliner:
         return ast.copy_location(ast.Name(new, node.ctx), node)
 
     def global_name(self, name: str) -> str:
+        return self.handed_over(name, self.global_value(name))
+
+    def global_value(self, name: str):
         if name in self.fn.__globals__:
-            value = self.fn.__globals__[name]
-        elif hasattr(builtins, name):
-            value = getattr(builtins, name)
-        else:
-            raise NotInlined(f"the name {name} is not defined")
+            return self.fn.__globals__[name]
+        if hasattr(builtins, name):
+            return getattr(builtins, name)
+        raise NotInlined(f"the name {name} is not defined")
+
+    def handed_over(self, name: str, value) -> str:
+        """The name under which exec is handed value: name itself, unless that is taken."""
         if name not in RESERVED and self.names.get(name, value) is value:
             self.names[name] = value
             return name
         alias = f"g{len(self.names)}_{name}"
         self.names[alias] = value
         return alias
+
+    def member(self, node: ast.Attribute) -> ast.expr | None:
+        """`Ops.CONST`, a member of a global enum read by its name, as the member itself under
+        a name of its own (a member is bound for good: the look-up is made once, here)."""
+        if not isinstance(node.value, ast.Name) or node.value.id in self.locals:
+            return None
+        owner = self.global_value(node.value.id)
+        is_enum = isinstance(owner, type) and issubclass(owner, enum.Enum)
+        if not is_enum or node.attr not in vars(owner):
+            return None
+        value = vars(owner)[node.attr]
+        if not isinstance(value, owner) or not isinstance(node.ctx, ast.Load):
+            return None
+        return ast.copy_location(ast.Name(self.handed_over(node.attr, value), ast.Load()), node)
 
     def returned(self, value: ast.expr | None, in_loop: bool) -> list:
         """`return value` as the matcher returns: only a result that is news."""
@@ -192,19 +212,27 @@ def ends(statements: list) -> bool:
 
 
 class Renamer(ast.NodeTransformer):
-    def __init__(self, inliner: Inliner):
-        self.inliner = inliner
+    def __init__(self, inliner: Inliner, members: bool):
+        self.inliner, self.members = inliner, members
 
     def visit_Name(self, node):
         return self.inliner.name(node)
 
+    def visit_Attribute(self, node):
+        return (self.members and self.inliner.member(node)) or self.generic_visit(node)
 
-def inline_rule(r, bound: dict, prefix: str, names: dict) -> tuple[list, list] | None:
+
+def inline_rule(
+    r, bound: dict, prefix: str, names: dict, members: bool = False
+) -> tuple[list, list] | None:
     """(lines, locals) that stand for calling r's function with the nodes `bound` names
     (pattern name -> expression), or None when the call stays: each parameter bound first,
     then the body. The caller sets the body's locals to None after it, so that a node the
     body built and let go is freed when the function would have freed it (or hash consing
-    could find it later, where the plain matcher builds it again with a new id)."""
+    could find it later, where the plain matcher builds it again with a new id). With members,
+    each `Ops.CONST` of the body (a member of a global enum, read by its name) is written as
+    the member itself, handed to exec by name, so that running it reads a name and no
+    attribute."""
     tree = function_tree(r.fn)
     if tree is None:
         return None
@@ -222,7 +250,7 @@ def inline_rule(r, bound: dict, prefix: str, names: dict) -> tuple[list, list] |
         body = tree.body
         if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
             body = body[1:]  # the docstring
-        renamer = Renamer(inliner)  # first, so that the matcher's own names stay as they are
+        renamer = Renamer(inliner, members)  # first: the matcher's own names stay as they are
         statements = inliner.block([renamer.visit(s) for s in body])
     except NotInlined:
         return None

@@ -4,14 +4,16 @@ Relies on `ops`, `uop` and `rewrite`. The plain matcher (`rewrite.PatternMatcher
 interprets each pattern for each node: a call to `UPat.match` per rule tried, a dictionary per
 attempt. Compiled, the rules under each op become the source text of one Python function, in
 which every pattern is a chain of tests joined by `and` and the bound names are expressions such
-as `s[0]`; the text is run once with `exec`, the first time a matcher is asked. Invariant: for
-every node, the compiled function returns the same node as the plain `rewrite`, fires the same
-rule and counts it in `fired` the same way (tests/test_compiled.py checks this over every rule
-and random graphs).
+as `s[0]`; the text is run once with `exec`, the first time a matcher is asked, and so is a
+second set of functions, one per op and value dtype, in which the tests of the node's own dtype
+are decided in advance (the quick walk calls these). Invariant: for every node, the compiled
+functions return the same node as the plain `rewrite`, fire the same rule and count it in
+`fired` the same way (tests/test_compiled.py checks this over every rule and random graphs).
 """
 
 import inspect
 
+from ..dtypes import VALUE_DTYPES
 from ..ops import Ops
 from ..rewrite import ANY, PatternMatcher, UPat
 from ..uop import arg_key
@@ -40,6 +42,7 @@ def compile_matcher(pm: PatternMatcher) -> dict:
     pm.source = {op: function_source(op, pm.by_op[op], names) for op in Ops}
     exec("\n\n".join(pm.source.values()), names)  # defines rewrite_ADD, ...
     pm.compiled = {op: names[f"rewrite_{op.name}"] for op in Ops}
+    pm.by_dtype = (pm.compiled, dtype_functions(pm, names))
     return pm.compiled
 
 
@@ -57,16 +60,63 @@ class CompiledMatcher(PatternMatcher):
 # --8<-- [end:compiled_matcher]
 
 
+# --8<-- [start:by_dtype]
+class ByDtype(dict):
+    """dtype -> the function of one op for a node of that dtype; a dtype without a function of
+    its own (a pointer, say) gets the op's function for every dtype."""
+
+    def __init__(self, functions: dict, general):
+        super().__init__(functions)
+        self.general = general
+
+    def __missing__(self, dtype):
+        return self.general
+
+
+def dtype_functions(pm: PatternMatcher, names: dict) -> dict:
+    """op -> ByDtype: for each op some rule looks at and each value dtype, the op's function
+    with every test of the node's own dtype decided in advance (a rule whose pattern refuses
+    the dtype is left out, and a test it passes is not written), since `dtype in (...)` on a
+    given dtype always gives the same answer. (pm.dtype_source holds their text.)"""
+    pm.dtype_source = {
+        (op, dtype): function_source(op, pm.by_op[op], names, dtype)
+        for op in Ops
+        if pm.by_op[op]
+        for dtype in VALUE_DTYPES
+    }
+    exec("\n\n".join(pm.dtype_source.values()), names)
+    by_dtype = {op: {} for op in Ops if pm.by_op[op]}
+    for op, dtype in pm.dtype_source:
+        by_dtype[op][dtype] = names[f"rewrite_{op.name}_{dtype.name}"]
+    return {op: ByDtype(functions, pm.compiled[op]) for op, functions in by_dtype.items()}
+
+
+def functions_by_dtype(pm: PatternMatcher) -> dict:
+    """op -> ByDtype of pm (quiet ops left out): the functions made for each dtype while the
+    ops' functions are the ones compile_matcher made, else those functions, whatever dtype."""
+    functions = compiled_functions(pm)
+    made, by_dtype = vars(pm).get("by_dtype", (None, None))
+    if made is not functions:
+        by_dtype = {op: ByDtype({}, functions[op]) for op in Ops if pm.by_op[op]}
+    return by_dtype
+
+
+# --8<-- [end:by_dtype]
+
+
 # --8<-- [start:function_source]
-def function_source(op: Ops, rules: list, names: dict) -> str:
-    """def rewrite_<OP>(u, ctx): the rules of by_op[op] in order, the first that fires wins."""
-    lines = [f"def rewrite_{op.name}(u, ctx):"]
+def function_source(op: Ops, rules: list, names: dict, dtype=None) -> str:
+    """def rewrite_<OP>(u, ctx): the rules of by_op[op] in order, the first that fires wins.
+    Given a dtype, rewrite_<OP>_<dtype>, for a node of that dtype only (dtype_functions)."""
+    lines = [f"def rewrite_{op.name}{'' if dtype is None else '_' + dtype.name}(u, ctx):"]
     for number, r in enumerate(rules):
+        if dtype is not None and r.pat.dtype is not None and dtype not in r.pat.dtype:
+            continue  # the pattern refuses a node of this dtype
         code = PatternCode(f"r{number}", names)
-        tests = code.tests(r.pat, "u", top=op)
+        tests = code.tests(r.pat, "u", top=op, top_dtype=dtype)
         arguments = call_arguments(r, code.bound)
         lines += [f"    # {r.name}", f"    if {' and '.join(tests) or 'True'}:"]
-        inlined = inline_rule(r, code.bound, f"r{number}", names)
+        inlined = inline_rule(r, code.bound, f"r{number}", names, members=dtype is not None)
         if inlined is None:  # the call to the rule's function
             fn = code.constant(r.fn, "fn")
             lines += [
@@ -128,13 +178,14 @@ class PatternCode:
         self.names[name] = value
         return name
 
-    def tests(self, pat: UPat, node: str, top: Ops | None = None) -> list[str]:
+    def tests(self, pat: UPat, node: str, top: Ops | None = None, top_dtype=None) -> list[str]:
         """The tests of pat on the node named `node`; top is the op of the node at the top,
-        which the function's own op fixes (rules are indexed by op)."""
+        which the function's own op fixes (rules are indexed by op), and top_dtype its dtype
+        when the function is made for one (a dtype the pattern accepts)."""
         tests = []
         if pat.op is not None and top is None:
             tests.append(self._op_test(pat.op, node))
-        if pat.dtype is not None:
+        if pat.dtype is not None and top_dtype is None:
             tests.append(f"{node}.dtype in {self.constant(pat.dtype, 'dtypes')}")
         if pat.arg is not ANY:
             tests.append(f"arg_key({node}.arg) == {self.constant(pat.arg_key, 'arg')}")

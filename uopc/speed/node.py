@@ -9,9 +9,9 @@ plain function over random graphs, every op and every pair of dtypes.
 """
 
 import enum
-import functools
+import types
 
-from .. import typecheck
+from .. import ranges, typecheck
 from ..dtypes import BOOL, I32, INT_MAX, INT_MIN, VALUE_DTYPES
 from ..ops import ALU, Ops
 from ..ranges import _RANGES, range_of
@@ -79,7 +79,7 @@ def infer(op, src, arg):
     """typecheck.infer, sooner for the two commonest new nodes: an int constant that fits
     int32, and a binary op without arg over two nodes, whose dtype is looked up in the
     checker's own answers (BINARY_DTYPES); the rest goes to the plain checker."""
-    if op is Ops.CONST:
+    if op is CONST:
         if type(arg) is int and not src and INT_MIN <= arg <= INT_MAX:
             return I32
     elif arg is None and len(src) == 2 and op.__class__ is Ops:  # (another enum has values)
@@ -99,7 +99,8 @@ def infer(op, src, arg):
 def new(cls, op, src=(), arg=None):
     """UOp.__new__: the same steps, with the bucket found by the op's value; anything that is
     not an op goes the plain way, to the plain error."""
-    src = tuple(src)
+    if src.__class__ is not tuple:  # (tuple() of a tuple is that tuple: the call is skipped)
+        src = tuple(src)
     if op is CONST:
         arg = normalise_const(arg)
     try:
@@ -155,12 +156,13 @@ def build_once(cls, op, src, arg, dtype, bucket, key) -> UOp:
 # slots themselves, looked up once here, skip that search.
 FIELD_SETTERS = {name: UOp.__dict__[name].__set__ for name in UOp.__slots__[:-1]}
 _set_op, _set_src, _set_arg, _set_dtype, _set_id, _set_range = FIELD_SETTERS.values()
+_new_object = object.__new__
 
 
 def _build(cls, op, src, arg, dtype, bucket, key) -> UOp:
     """UOp._build: a new node with a checked dtype, entered in its bucket of the table (the
     weak reference calls `forget` below when the node is freed)."""
-    node = object.__new__(cls)
+    node = _new_object(cls)
     _set_op(node, op)
     _set_src(node, src)
     _set_arg(node, arg)
@@ -172,21 +174,28 @@ def _build(cls, op, src, arg, dtype, bucket, key) -> UOp:
     return node
 
 
-def forget(bucket: dict, ref: _Ref) -> None:
-    """uop._forget, the steps it takes when a node is freed, with the lock taken through its
-    methods (a freed node pays for `with` as a new one does: see build_once)."""
+def forget(ref: _Ref, bucket: dict) -> None:
+    """uop._forget(bucket, ref), the steps it takes when a node is freed, with the lock taken
+    through its methods (a freed node pays for `with` as a new one does: see build_once)."""
     if _lock is None or _unlock is None:  # Python is shutting down and cleared this module
         return
     _lock()
     try:
-        if bucket.get(ref.key) is ref:  # not replaced since by a newer node with that key
-            del bucket[ref.key]
+        key = ref.key
+        if bucket.get(key) is ref:  # not replaced since by a newer node with that key
+            del bucket[key]
     finally:
         _unlock()
 
 
-# each bucket's callback, made once (as the bucket makes its own): id of the bucket -> callback
-FORGET = {id(b): functools.partial(forget, b) for b in (*TABLE.values(), *ARG_TABLE.values())}
+def forget_in(bucket: dict):
+    """The callback of bucket's references: forget itself, its bucket bound as a default, as
+    the plain bucket makes its own (a function called directly: quicker than a partial)."""
+    return types.FunctionType(forget.__code__, forget.__globals__, "forget", (bucket,))
+
+
+# each bucket's callback, made once: id of the bucket -> callback
+FORGET = {id(b): forget_in(b) for b in (*TABLE.values(), *ARG_TABLE.values())}
 
 
 def replace_src(self, src: tuple) -> UOp:
@@ -210,6 +219,18 @@ def replace_src(self, src: tuple) -> UOp:
     if node is not None:
         return node
     return build_once(UOp, op, src, None, self.dtype, bucket, src)
+
+
+# Calling the class, UOp(op, src, arg), runs type.__call__, which finds __new__ on the class,
+# calls it with a tuple of the arguments and then runs object.__init__, which does nothing for
+# a UOp; calling UOp.__new__ (the one installed: the twin above or the plain one) skips that.
+# (UOp.const has no such twin: the rules' modules bind their name `const` to UOp.const when
+# they are imported, after install, so that a twin there would stay in place without it.)
+
+
+def _binary(self, op, other) -> UOp:
+    """UOp._binary: UOp(op, (self, self._operand(other))), without the class call."""
+    return UOp.__new__(UOp, op, (self, self._operand(other)))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -236,8 +257,13 @@ def fill_ranges(u) -> None:
             first, second = a._range, b._range
             if first is None and not a.src:
                 first = _leaf_range(a)
-            if second is None and not b.src:
-                second = _leaf_range(b)
+            if second is None and not b.src:  # most often a new int constant: _leaf_range's
+                arg = b.arg
+                if type(arg) is int and b.op is CONST:
+                    second = (arg, arg, True)
+                    _set_range(b, second)
+                else:
+                    second = _leaf_range(b)
             if first is not None and second is not None:
                 _set_range(u, ROWS[u.op._value_](u, (first, second), first[2] and second[2]))
                 return
@@ -255,6 +281,30 @@ def fill_ranges(u) -> None:
                 _set_range(u, ROWS[u.op._value_](u, triples, safe))
                 return
     plain_fill_ranges(u)
+
+
+def node_range(self) -> tuple:
+    """UOp.range (a property): the cached triple, or, when it is missing and the ranges' twin
+    is installed, that twin's commonest case written in (an i32 or bool node of two srcs whose
+    triples are known, or the second a new int constant), so a call fewer; anything else goes
+    to ranges.fill_ranges, the twin or the plain function, as the plain property does."""
+    triple = self._range
+    if triple is not None:
+        return triple
+    if ranges.fill_ranges is fill_ranges and (self.dtype is I32 or self.dtype is BOOL):
+        src = self.src
+        if len(src) == 2:
+            a, b = src
+            first, second = a._range, b._range
+            if second is None and not b.src and type(b.arg) is int and b.op is CONST:
+                second = (b.arg, b.arg, True)  # as _leaf_range gives it
+                _set_range(b, second)
+            if first is not None and second is not None:
+                triple = ROWS[self.op._value_](self, (first, second), first[2] and second[2])
+                _set_range(self, triple)
+                return triple
+    ranges.fill_ranges(self)
+    return self._range
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,16 +1,17 @@
-"""The twin of `rewrite._rewrite_to_fixed_point`: the same walk, with fewer trips round its loop.
+"""The twin of `rewrite._rewrite_to_fixed_point`: the same walk, without its stack where it can.
 
-Relies on `rewrite` and `speed.matcher`. The plain walk (chapter 8) puts a node on its stack once
-or twice more than it needs to: a constant under a new node is pushed, popped and settled in a
-step of its own, and a rule's replacement is pushed and popped before its walk begins. `walk`
-settles a source that is a leaf of a quiet op (no rule looks at it) where the plain walk would
-pop it (the first such sources before the node's other sources are pushed, the last ones when
-the node comes back), and walks a replacement at once; it calls each op's compiled function
-itself, where the plain walk goes through `rewrite`. Python's cyclic garbage collector is
-paused while it runs: nodes never form reference cycles (a src is always older than its user),
-so a collection during a walk finds nothing, yet each full one scans every live node. Past
-BASE_LIMIT steps, the limit scales with root's graph, whose nodes `Count` counts only as far as
-the steps need (the plain walk counts them all at once).
+Relies on `rewrite` and `speed.matcher`. The plain walk (chapter 8) keeps a stack of its own, so
+that no graph is too deep for it, and pays for it on every node (a tuple made, pushed and popped
+per visit). `walk` walks a node by a call of `visit`, which calls itself for each source that
+needs a walk and for a rule's replacement, in the order the plain walk pops them; past MAX_DEPTH
+calls, or from a stack already near Python's recursion limit, a node's graph goes to `loop`, the
+same walk with a stack, which settles a source that is a leaf of a quiet op (no rule looks at
+it) where the plain walk would pop it and walks a replacement at once. Both call the compiled
+function of each node's op and dtype themselves, where the plain walk goes through `rewrite`.
+Python's cyclic garbage collector is paused while it runs: nodes never form reference cycles (a
+src is always older than its user), so a collection during a walk finds nothing, yet each full
+one scans every live node. Past BASE_LIMIT steps, the limit scales with root's graph, whose
+nodes `Count` counts only as far as the steps need (the plain walk counts them all at once).
 
 Invariant: for every graph, rule list and limit, `walk` asks the same questions in the same
 order as the plain walk, so it builds the same nodes in the same order (ids included), counts
@@ -20,12 +21,13 @@ in its own way (a tracer that overrides `rewrite`) is walked by the plain walk.
 """
 
 import gc
+import sys
 
 from ..rewrite import BASE_LIMIT, LIMIT_PER_NODE, RewriteLimit
 from ..rewrite import _rewrite_to_fixed_point as plain_walk
 from ..uop import UOp
-from .matcher import compiled_functions, rewrite
-from .node import BUCKETS, IS_ALU, build_once, by_value
+from .matcher import compiled_functions, functions_by_dtype, rewrite
+from .node import BUCKETS, IS_ALU, _lock, _unlock, by_value
 
 
 def _rewrite_to_fixed_point(root, pm, ctx, limit):
@@ -58,19 +60,32 @@ def rebuild_two(node, a, b, new_a, new_b):
         found = None if ref is None else ref()
         if found is not None:
             return found
-        return build_once(UOp, op, key, None, node.dtype, bucket, key)
+        # build_once's steps written out, as in node.new (the key is the srcs themselves, so a
+        # node found under it has two srcs: no count to compare)
+        _lock()
+        try:
+            ref = bucket.get(key)
+            found = None if ref is None else ref()
+            if found is not None:
+                return found
+            return UOp._build(op, key, None, node.dtype, bucket, key)
+        finally:
+            _unlock()
     return node.replace_src((new_a, new_b))
 
 
 def asks_by_value(pm) -> list:
-    """pm's compiled function of each op by the op's value, None for a quiet op (node.by_value
-    says why), made once for each set of compiled functions pm holds and kept on pm."""
+    """pm's compiled functions of each op by the op's value, each a ByDtype (dtype -> function),
+    None for a quiet op (node.by_value says why), made once for each set of compiled functions
+    pm holds and kept on pm."""
+    own = pm.__dict__
+    made = own.get("asks")
+    if made is not None and made[0] is own.get("compiled"):  # (asked once per walk: kept short)
+        return made[1]
     functions = compiled_functions(pm)
-    made = vars(pm).get("asks")
-    if made is None or made[0] is not functions:
-        asks = by_value({op: f for op, f in functions.items() if op not in pm.quiet})
-        made = pm.asks = (functions, asks)
-    return made[1]
+    asked = {op: f for op, f in functions_by_dtype(pm).items() if op not in pm.quiet}
+    pm.asks = (functions, by_value(asked))
+    return pm.asks[1]
 
 
 class Count:
@@ -95,28 +110,109 @@ class Count:
         return BASE_LIMIT + LIMIT_PER_NODE * len(seen)
 
 
+def over(steps: int, limits: list, limit, root, pm) -> None:
+    """Called by walk when steps passes the limit so far, limits[0]: as the plain walk, scale
+    it (counting root's nodes only as far as steps needs, in the Count kept as limits[1]), and
+    stop past the limit of root's whole graph."""
+    if limit is None:
+        if limits[1] is None:
+            limits[1] = Count(root)  # made here: most walks never pass BASE_LIMIT
+        limits[0] = limits[1].limit_beyond(steps)
+    if steps > limits[0]:
+        busiest = pm.fired.most_common(3)
+        raise RewriteLimit(f"more than {limits[0]} rewrite steps; busiest rules: {busiest}")
+
+
+# How deep `walk` goes by calling itself before it hands a node's graph to `loop`, and how many
+# frames it leaves free below Python's recursion limit for the rules and what they call.
+MAX_DEPTH = 100
+HEADROOM = 200
+
+
 def walk(root, pm, ctx, limit):
     """The quicker walk itself, for a matcher whose rewrite is the compiled one.
 
-    One long function: its speed comes from keeping the loop's names local."""
+    Each node is walked by a call of `visit`, which calls itself for each source that needs a
+    walk and for a rule's replacement: the same order as the plain walk's stack, without the
+    stack (its tuples, pushes and pops cost more than the calls on graphs of a few dozen
+    nodes). Past MAX_DEPTH calls deep, and on a stack already too deep for that, a node's graph
+    is walked by `loop`, the same walk with a stack of its own, sharing `final` and the steps."""
     limits = [BASE_LIMIT if limit is None else limit, None]  # the limit so far, the Count
-
-    def over(steps: int) -> bool:
-        """Called when steps passes the limit: as the plain walk, scale it (counting root's
-        nodes only as far as steps needs), and stop past the limit of root's whole graph."""
-        if limit is None:
-            if limits[1] is None:
-                limits[1] = Count(root)  # made here: most walks never pass BASE_LIMIT
-            limits[0] = limits[1].limit_beyond(steps)
-        if steps > limits[0]:
-            busiest = pm.fired.most_common(3)
-            raise RewriteLimit(f"more than {limits[0]} rewrite steps; busiest rules: {busiest}")
-        return False
-
     final: dict = {}  # every node finished so far -> its final form
+    ask = asks_by_value(pm)  # each op's compiled functions by dtype, called directly
+    try:
+        sys._getframe(sys.getrecursionlimit() - MAX_DEPTH - HEADROOM)
+    except ValueError:  # room enough to call visit MAX_DEPTH deep
+        pass
+    else:
+        loop(root, final, ask, ctx, 0, limits, limit, root, pm)
+        return final[root]
     steps, cap = 0, limits[0]
-    ask = asks_by_value(pm)  # each op's compiled function, called directly
-    stack = [(root, False, None)]  # (node, its sources are done, None) or (node, None, pair)
+
+    def visit(node, depth):
+        """Walk node (not yet finished) and, at once, the replacement a rule gives for it."""
+        nonlocal steps, cap
+        src = node.src
+        rebuilt = node
+        if src:
+            if depth > MAX_DEPTH:
+                steps = loop(node, final, ask, ctx, steps, limits, limit, root, pm)
+                cap = limits[0]
+                return
+            for s in src:  # as the plain walk pops them: a quiet leaf is settled at once
+                if s not in final:
+                    if s.src or ask[s.op._value_] is not None:
+                        visit(s, depth + 1)
+                    else:
+                        steps += 1
+                        if steps > cap:
+                            over(steps, limits, limit, root, pm)
+                            cap = limits[0]
+                        final[s] = s
+            count = len(src)
+            if count == 2:
+                a, b = src
+                new_a, new_b = final[a], final[b]
+                if new_a is not a or new_b is not b:
+                    rebuilt = rebuild_two(node, a, b, new_a, new_b)
+            elif count == 1:
+                new_a = final[src[0]]
+                if new_a is not src[0]:
+                    rebuilt = node.replace_src((new_a,))
+            else:
+                new_src = tuple(map(final.__getitem__, src))  # (a list comprehension is a call)
+                if new_src != src:
+                    rebuilt = node.replace_src(new_src)
+            if rebuilt in final:  # met before, under another name
+                final[node] = final[rebuilt]
+                return
+        functions = ask[rebuilt.op._value_]
+        replacement = None if functions is None else functions[rebuilt.dtype](rebuilt, ctx)
+        steps += 1
+        if steps > cap:
+            over(steps, limits, limit, root, pm)
+            cap = limits[0]
+        if replacement is None:
+            final[node] = final[rebuilt] = rebuilt
+            return
+        if replacement not in final:
+            visit(replacement, depth + 1)
+        final[node] = final[rebuilt] = final[replacement]
+
+    try:
+        visit(root, 0)
+    finally:
+        visit = None  # (its closure holds visit itself: freed now, not by the collector)
+    return final[root]
+
+
+def loop(start, final, ask, ctx, steps, limits, limit, root, pm) -> int:
+    """Walk start's graph (start not yet finished) with a stack, as the plain walk does, with
+    fewer trips round the loop; the steps so far go in and the steps then come out.
+
+    One long function: its speed comes from keeping the loop's names local."""
+    cap = limits[0]
+    stack = [(start, False, None)]  # (node, its sources are done, None) or (node, None, pair)
     push, pop = stack.append, stack.pop
     while stack:
         node, srcs_done, pair = pop()
@@ -136,7 +232,7 @@ def walk(root, pm, ctx, limit):
                         if s not in final:
                             steps += 1
                             if steps > cap:
-                                over(steps)
+                                over(steps, limits, limit, root, pm)
                                 cap = limits[0]
                             final[s] = s
                     srcs_done = False
@@ -149,7 +245,7 @@ def walk(root, pm, ctx, limit):
                                 break
                             steps += 1
                             if steps > cap:
-                                over(steps)
+                                over(steps, limits, limit, root, pm)
                                 cap = limits[0]
                             final[s] = s
                         first += 1
@@ -160,9 +256,11 @@ def walk(root, pm, ctx, limit):
                         ):
                             last -= 1
                         push((node, True, None))
-                        for s in src[last:first:-1]:
+                        while last > first:  # (src[last:first:-1], without the new tuple)
+                            s = src[last]
                             if s not in final:
                                 push((s, False, None))
+                            last -= 1
                         push((src[first], False, None))
                         break
                 if count == 2:
@@ -177,11 +275,11 @@ def walk(root, pm, ctx, limit):
                 if rebuilt in final:  # met before, under another name
                     final[node] = final[rebuilt]
                     break
-            function = ask[rebuilt.op._value_]
-            replacement = None if function is None else function(rebuilt, ctx)
+            functions = ask[rebuilt.op._value_]
+            replacement = None if functions is None else functions[rebuilt.dtype](rebuilt, ctx)
             steps += 1
             if steps > cap:
-                over(steps)
+                over(steps, limits, limit, root, pm)
                 cap = limits[0]
             if replacement is None:
                 final[node] = final[rebuilt] = rebuilt
@@ -190,4 +288,4 @@ def walk(root, pm, ctx, limit):
             if replacement in final:
                 break
             node = replacement
-    return final[root]
+    return steps

@@ -19,6 +19,7 @@ def compile_matcher(pm: PatternMatcher) -> dict:
     pm.source = {op: function_source(op, pm.by_op[op], names) for op in Ops}
     exec("\n\n".join(pm.source.values()), names)  # defines rewrite_ADD, ...
     pm.compiled = {op: names[f"rewrite_{op.name}"] for op in Ops}
+    pm.by_dtype = (pm.compiled, dtype_functions(pm, names))
     return pm.compiled
 
 

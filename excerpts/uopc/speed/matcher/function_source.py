@@ -1,12 +1,15 @@
-def function_source(op: Ops, rules: list, names: dict) -> str:
-    """def rewrite_<OP>(u, ctx): the rules of by_op[op] in order, the first that fires wins."""
-    lines = [f"def rewrite_{op.name}(u, ctx):"]
+def function_source(op: Ops, rules: list, names: dict, dtype=None) -> str:
+    """def rewrite_<OP>(u, ctx): the rules of by_op[op] in order, the first that fires wins.
+    Given a dtype, rewrite_<OP>_<dtype>, for a node of that dtype only (dtype_functions)."""
+    lines = [f"def rewrite_{op.name}{'' if dtype is None else '_' + dtype.name}(u, ctx):"]
     for number, r in enumerate(rules):
+        if dtype is not None and r.pat.dtype is not None and dtype not in r.pat.dtype:
+            continue  # the pattern refuses a node of this dtype
         code = PatternCode(f"r{number}", names)
-        tests = code.tests(r.pat, "u", top=op)
+        tests = code.tests(r.pat, "u", top=op, top_dtype=dtype)
         arguments = call_arguments(r, code.bound)
         lines += [f"    # {r.name}", f"    if {' and '.join(tests) or 'True'}:"]
-        inlined = inline_rule(r, code.bound, f"r{number}", names)
+        inlined = inline_rule(r, code.bound, f"r{number}", names, members=dtype is not None)
         if inlined is None:  # the call to the rule's function
             fn = code.constant(r.fn, "fn")
             lines += [

@@ -18,13 +18,14 @@ class PatternCode:
         self.names[name] = value
         return name
 
-    def tests(self, pat: UPat, node: str, top: Ops | None = None) -> list[str]:
+    def tests(self, pat: UPat, node: str, top: Ops | None = None, top_dtype=None) -> list[str]:
         """The tests of pat on the node named `node`; top is the op of the node at the top,
-        which the function's own op fixes (rules are indexed by op)."""
+        which the function's own op fixes (rules are indexed by op), and top_dtype its dtype
+        when the function is made for one (a dtype the pattern accepts)."""
         tests = []
         if pat.op is not None and top is None:
             tests.append(self._op_test(pat.op, node))
-        if pat.dtype is not None:
+        if pat.dtype is not None and top_dtype is None:
             tests.append(f"{node}.dtype in {self.constant(pat.dtype, 'dtypes')}")
         if pat.arg is not ANY:
             tests.append(f"arg_key({node}.arg) == {self.constant(pat.arg_key, 'arg')}")
