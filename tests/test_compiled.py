@@ -254,3 +254,23 @@ def test_inlined_rules_of_every_shape_agree_with_their_functions():
                 del result  # so that the other matcher's rules find nothing of this one's
             assert outcomes[0] == outcomes[1], (k, node, compiled.source[node.op])
     assert compiled.fired == plain.fired and plain.fired["built again"] > 0
+
+
+# ---------------------------------------------------------------------------------------------
+# A node's range read from its cache in the inlined bodies (speed/matcher.py, cached_reads)
+# ---------------------------------------------------------------------------------------------
+
+
+def test_range_reads_come_from_the_cache_only_while_the_properties_are_plain():
+    from uopc.speed.matcher import CACHED_READS, cached_reads
+
+    plain = {name: vars(UOp)[name] for name in ("vmin", "vmax", "safe")}
+    plain["range"] = speed.plain(UOp, "range")
+    assert cached_reads(plain) == CACHED_READS
+    assert set(CACHED_READS) == {"vmin", "vmax", "safe", "range"}
+    source = CompiledMatcher(SYM).source[Ops.MAX]  # max by range: a.vmin >= b.vmax
+    assert "._range or " in source and ".vmin" not in source and ".vmax" not in source
+    # a property changed in uop.py (a planted bug) is read through the property, as written
+    slipped = cached_reads({**plain, "vmin": property(lambda self: self.range[1])})
+    assert "vmin" not in slipped and "vmax" in slipped
+    assert cached_reads({**plain, "range": property(lambda self: self._range)}) == {}

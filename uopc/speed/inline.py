@@ -11,7 +11,9 @@ once and handed to `exec` by name, and each `return value` becomes the matcher's
 sends the rest of the body into an `else`; one inside a loop also leaves the loop (`break`)
 and the rest of the body goes into the loop's `else`. A body that this cannot carry over
 exactly (nested loops, `break`, `try`, `lambda`, a closure, ...) is not inlined: the rule's
-function is called, as before.
+function is called, as before. A read of a node's range by a parameter (`x.vmin`) becomes a read
+of the node's cache, with the property called only when the cache is empty (`reads`, given by
+speed.matcher only while the plain properties are as it expects).
 
 Because the text comes from the source file, a mistake planted in a rule reaches the generated
 code too; tests/test_compiled.py holds the compiled matcher equal to the plain one over every
@@ -212,18 +214,41 @@ def ends(statements: list) -> bool:
 
 
 class Renamer(ast.NodeTransformer):
-    def __init__(self, inliner: Inliner, members: bool):
-        self.inliner, self.members = inliner, members
+    def __init__(self, inliner: Inliner, members: bool, reads: dict, nodes: set):
+        self.inliner, self.members, self.reads, self.nodes = inliner, members, reads, nodes
 
     def visit_Name(self, node):
         return self.inliner.name(node)
 
     def visit_Attribute(self, node):
-        return (self.members and self.inliner.member(node)) or self.generic_visit(node)
+        return (
+            self.cached_read(node)
+            or (self.members and self.inliner.member(node))
+            or self.generic_visit(node)
+        )
+
+    def cached_read(self, node: ast.Attribute) -> ast.expr | None:
+        """`x.vmin`, a read that `reads` names (attribute -> (the cache's field, the property
+        that fills it, the index read in it or None)) of a parameter bound to a node, as
+        `(x._range or x.range)[0]`: the cache read at once, the property called only when it
+        is empty (matcher.cached_reads says when that is the same)."""
+        value = node.value
+        if not (isinstance(value, ast.Name) and value.id in self.nodes) or node.attr not in (
+            self.reads
+        ):
+            return None
+        field, filled_by, index = self.reads[node.attr]
+        name = self.inliner.name(value).id
+        cached = ast.Attribute(ast.Name(name, ast.Load()), field, ast.Load())
+        asked = ast.Attribute(ast.Name(name, ast.Load()), filled_by, ast.Load())
+        read = ast.BoolOp(ast.Or(), [cached, asked])
+        if index is not None:
+            read = ast.Subscript(read, ast.Constant(index), ast.Load())
+        return ast.copy_location(read, node)
 
 
 def inline_rule(
-    r, bound: dict, prefix: str, names: dict, members: bool = False
+    r, bound: dict, prefix: str, names: dict, members: bool = False, reads: dict | None = None
 ) -> tuple[list, list] | None:
     """(lines, locals) that stand for calling r's function with the nodes `bound` names
     (pattern name -> expression), or None when the call stays: each parameter bound first,
@@ -250,7 +275,11 @@ def inline_rule(
         body = tree.body
         if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
             body = body[1:]  # the docstring
-        renamer = Renamer(inliner, members)  # first: the matcher's own names stay as they are
+        names_of = (n for n in ast.walk(tree) if isinstance(n, ast.Name))
+        stored = {n.id for n in names_of if not isinstance(n.ctx, ast.Load)}
+        nodes = set(bound) - stored  # the parameters that hold a node of the pattern throughout
+        # first: the matcher's own names stay as they are
+        renamer = Renamer(inliner, members, reads or {}, nodes)
         statements = inliner.block([renamer.visit(s) for s in body])
     except NotInlined:
         return None

@@ -13,10 +13,11 @@ functions return the same node as the plain `rewrite`, fire the same rule and co
 
 import inspect
 
+from .. import ranges
 from ..dtypes import VALUE_DTYPES
 from ..ops import Ops
 from ..rewrite import ANY, PatternMatcher, UPat
-from ..uop import arg_key
+from ..uop import UOp, arg_key
 from .inline import inline_rule
 
 
@@ -116,7 +117,9 @@ def function_source(op: Ops, rules: list, names: dict, dtype=None) -> str:
         tests = code.tests(r.pat, "u", top=op, top_dtype=dtype)
         arguments = call_arguments(r, code.bound)
         lines += [f"    # {r.name}", f"    if {' and '.join(tests) or 'True'}:"]
-        inlined = inline_rule(r, code.bound, f"r{number}", names, members=dtype is not None)
+        inlined = inline_rule(
+            r, code.bound, f"r{number}", names, members=dtype is not None, reads=CACHED_READS
+        )
         if inlined is None:  # the call to the rule's function
             fn = code.constant(r.fn, "fn")
             lines += [
@@ -213,3 +216,65 @@ class PatternCode:
 
 
 # --8<-- [end:pattern_code]
+
+
+# ---------------------------------------------------------------------------------------------
+# The range's properties, read from the cache in the inlined bodies
+# ---------------------------------------------------------------------------------------------
+
+
+# The plain properties as they are written in uop.py (each compared with the one there; a
+# docstring aside, the same bytecode, names and constants)
+def vmin(self):
+    return self.range[0]
+
+
+def vmax(self):
+    return self.range[1]
+
+
+def safe(self) -> bool:
+    return self.range[2]
+
+
+def range_(self) -> tuple:
+    if self._range is None:
+        ranges.fill_ranges(self)
+    return self._range
+
+
+# read -> (the cache, the property that fills it, the index read in it)
+READS = {
+    "vmin": (vmin, ("_range", "range", 0)),
+    "vmax": (vmax, ("_range", "range", 1)),
+    "safe": (safe, ("_range", "range", 2)),
+    "range": (range_, ("_range", "range", None)),
+}
+
+
+def same_code(first, second) -> bool:
+    """Whether two functions run the same code: bytecode, names and constants (their
+    docstrings aside; the lines they sit on may differ)."""
+    a, b = first.__code__, second.__code__
+    consts_a = tuple(c for c in a.co_consts if c is not first.__doc__)
+    consts_b = tuple(c for c in b.co_consts if c is not second.__doc__)
+    return a.co_code == b.co_code and a.co_names == b.co_names and consts_a == consts_b
+
+
+def cached_reads(plain: dict) -> dict:
+    """The reads of a node's range (x.vmin, x.vmax, x.safe, x.range) that an inlined rule
+    body may make from the cache, `(x._range or x.range)[0]`: those whose plain property
+    (plain: name -> the property in uop.py) is written as above. Each then gives what the
+    cache holds, when it holds a triple (a tuple of three: never false), and the range
+    property's answer when it does not, which the property (plain or its twin, node_range)
+    fills and returns; a property changed in uop.py (a planted bug) is read as it is."""
+    ok_range = same_code(plain["range"].fget, range_)
+    return {
+        name: read
+        for name, (reference, read) in READS.items()
+        if ok_range and same_code(plain[name].fget, reference)
+    }
+
+
+# the properties of uop.py as this module finds them (imported before install: the plain ones)
+CACHED_READS = cached_reads({name: vars(UOp)[name] for name in READS})
