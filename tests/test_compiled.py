@@ -163,9 +163,11 @@ def test_the_arity_table_is_the_checkers():
                 except UOpError:
                     pass
         assert accepted == {count}, (op, accepted)
-    # a pattern over a fixed-arity op binds its srcs without a length test; others keep it
+    # a function over a fixed-arity op names its node's srcs once, for every rule, without a
+    # length test; a pattern names a deeper node's srcs where it meets them
     source = CompiledMatcher(SYM).source
-    assert "len(" not in source[Ops.NEG] and "(r1_s0 := u.src) and" in source[Ops.NEG]
+    assert "len(" not in source[Ops.NEG] and "\n    u_s0, = u.src\n" in source[Ops.NEG]
+    assert "u_s0.op is NEG and (r1_s0 := u_s0.src)" in source[Ops.NEG]
 
 
 # ---------------------------------------------------------------------------------------------

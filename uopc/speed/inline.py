@@ -29,7 +29,7 @@ import linecache
 import types
 
 MAX_LINES = 60  # a body that unfolds to more lines than this is called, not inlined
-RESERVED = ("u", "ctx", "result")  # the generated function's own names
+RESERVED = ("u", "ctx", "result", "u_s0", "u_s1", "u_s2")  # the generated function's own names
 
 
 class NotInlined(Exception):

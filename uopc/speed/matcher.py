@@ -110,10 +110,13 @@ def function_source(op: Ops, rules: list, names: dict, dtype=None) -> str:
     """def rewrite_<OP>(u, ctx): the rules of by_op[op] in order, the first that fires wins.
     Given a dtype, rewrite_<OP>_<dtype>, for a node of that dtype only (dtype_functions)."""
     lines = [f"def rewrite_{op.name}{'' if dtype is None else '_' + dtype.name}(u, ctx):"]
+    srcs = top_srcs(op)
+    if srcs and rules:  # unpacked once for every rule (its op fixes their number: ARITY)
+        lines.append(f"    {', '.join(srcs)}{',' if len(srcs) == 1 else ''} = u.src")
     for number, r in enumerate(rules):
         if dtype is not None and r.pat.dtype is not None and dtype not in r.pat.dtype:
             continue  # the pattern refuses a node of this dtype
-        code = PatternCode(f"r{number}", names)
+        code = PatternCode(f"r{number}", names, srcs)
         tests = code.tests(r.pat, "u", top=op, top_dtype=dtype)
         arguments = call_arguments(r, code.bound)
         lines += [f"    # {r.name}", f"    if {' and '.join(tests) or 'True'}:"]
@@ -149,6 +152,12 @@ def call_arguments(r, bound: dict) -> list[str]:
     return [f"{name}={expression}" for name, expression in given.items()]
 
 
+def top_srcs(op: Ops) -> list[str]:
+    """The names the function of op gives the srcs of its node, u_s0, u_s1, ..., when op fixes
+    their number (ARITY), else none."""
+    return [f"u_s{position}" for position in range(ARITY.get(op, 0))]
+
+
 # How many srcs the checker lets a node of each ALU op have (typecheck refuses any
 # other number, so every node has it): a pattern over such an op needs no test of its length,
 # only the binding of its srcs. tests/test_compiled.py checks this against the checker.
@@ -165,14 +174,16 @@ class PatternCode:
     """The tests of one pattern as Python expressions, in the order `UPat.match` makes them.
 
     A src tuple is bound once with `:=` (`(r0_s := u.src)`, inside a length test unless the op
-    fixes the number: ARITY), so a src is an index into it (`r0_s[1]`); a name is bound to the
+    fixes the number: ARITY), so a src is an index into it (`r0_s[1]`); the srcs of the node
+    itself, when its op fixes their number, are the names the function gave them once for every
+    rule (`u_s1`, top_srcs); a name is bound to the
     expression of the first node it meets, and a later use of the same name becomes an identity
     test. Other values (op sets, dtypes, arg keys, the rule's function) are looked up by name
     in `names`.
     """
 
-    def __init__(self, prefix: str, names: dict):
-        self.prefix, self.names = prefix, names
+    def __init__(self, prefix: str, names: dict, top_srcs: list | None = None):
+        self.prefix, self.names, self.top_srcs = prefix, names, top_srcs or []
         self.bound: dict[str, str] = {}  # pattern name -> the expression of its node
         self.tuples = 0
 
@@ -192,7 +203,10 @@ class PatternCode:
             tests.append(f"{node}.dtype in {self.constant(pat.dtype, 'dtypes')}")
         if pat.arg is not ANY:
             tests.append(f"arg_key({node}.arg) == {self.constant(pat.arg_key, 'arg')}")
-        if pat.src is not None:
+        if pat.src is not None and top is not None and len(self.top_srcs) == len(pat.src):
+            for position, src_pat in enumerate(pat.src):  # the function's own names for them
+                tests += self.tests(src_pat, self.top_srcs[position])
+        elif pat.src is not None:
             srcs = f"{self.prefix}_s{self.tuples}"
             self.tuples += 1
             ops = (top,) if top is not None else pat.op or ()
