@@ -148,6 +148,7 @@ def walk(root, pm, ctx, limit):
         loop(root, final, ask, ctx, 0, limits, limit, root, pm)
         return final[root]
     steps, cap = 0, limits[0]
+    build = UOp._build  # (bound once for the walk: the twin, or the plain one when left out)
 
     def visit(node, depth):
         """Walk node (not yet finished) and, at once, the replacement a rule gives for it."""
@@ -174,7 +175,29 @@ def walk(root, pm, ctx, limit):
                 a, b = src
                 new_a, new_b = final[a], final[b]
                 if new_a is not a or new_b is not b:
-                    rebuilt = rebuild_two(node, a, b, new_a, new_b)
+                    # rebuild_two's steps written out (a call fewer for the commonest rebuild)
+                    op = node.op
+                    if (
+                        node.arg is None
+                        and IS_ALU[op._value_]
+                        and new_a.dtype is a.dtype
+                        and new_b.dtype is b.dtype
+                    ):
+                        key = (new_a, new_b)
+                        bucket = BUCKETS[op._value_]
+                        ref = bucket.get(key)
+                        rebuilt = None if ref is None else ref()
+                        if rebuilt is None:
+                            _lock()
+                            try:
+                                ref = bucket.get(key)
+                                rebuilt = None if ref is None else ref()
+                                if rebuilt is None:
+                                    rebuilt = build(op, key, None, node.dtype, bucket, key)
+                            finally:
+                                _unlock()
+                    else:
+                        rebuilt = node.replace_src((new_a, new_b))
             elif count == 1:
                 new_a = final[src[0]]
                 if new_a is not src[0]:
