@@ -276,3 +276,29 @@ def test_range_reads_come_from_the_cache_only_while_the_properties_are_plain():
     slipped = cached_reads({**plain, "vmin": property(lambda self: self.range[1])})
     assert "vmin" not in slipped and "vmax" in slipped
     assert cached_reads({**plain, "range": property(lambda self: self._range)}) == {}
+
+
+def test_the_constructor_is_called_at_once_only_while_uop_const_is_plain():
+    from uopc.speed.matcher import CALLS, constructor_calls
+
+    plain_const = vars(UOp)["const"].__func__
+    assert [target for target, _maker in CALLS] == [UOp, plain_const]
+    source = CompiledMatcher(SYM).source[Ops.ADD]  # canonical order: UOp(u.op, (b, a))
+    assert "UOp.__new__(UOp, r0_u.op, (r0_b, r0_a))" in source and "const(" not in source
+
+    class Slipped(UOp):  # a const changed in uop.py (a planted bug): called as it is
+        __slots__ = ()
+
+        @staticmethod
+        def const(value):
+            return UOp(Ops.CONST, (), value + 1)
+
+    assert [target for target, _maker in constructor_calls(Slipped)] == [Slipped]
+
+    class Initialised(UOp):  # a class with an __init__ of its own: called as a class
+        __slots__ = ()
+
+        def __init__(self, *args):
+            pass
+
+    assert constructor_calls(Initialised) == []

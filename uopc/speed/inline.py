@@ -214,8 +214,42 @@ def ends(statements: list) -> bool:
 
 
 class Renamer(ast.NodeTransformer):
-    def __init__(self, inliner: Inliner, members: bool, reads: dict, nodes: set):
+    def __init__(self, inliner: Inliner, members: bool, reads: dict, nodes: set, calls: list):
         self.inliner, self.members, self.reads, self.nodes = inliner, members, reads, nodes
+        self.calls = calls
+
+    def visit_Call(self, node):
+        """A call of a global that `calls` names ((callable, maker) pairs) as the maker writes
+        it: maker(args, keywords, name) gives the new call, or None to keep this one; its args
+        are renamed first, and name(value, preferred) is the name exec is handed value under."""
+        target = self.callee(node.func) if self.calls else None
+        for callable_, maker in self.calls:
+            if target is callable_:
+                args = [self.visit(a) for a in node.args]
+                keywords = [self.visit(k) for k in node.keywords]
+                new = maker(args, keywords, self.handed_name)
+                if new is not None:
+                    return ast.copy_location(new, node)
+                break
+        return self.generic_visit(node)
+
+    def callee(self, func: ast.expr):
+        """What a call's func names, when it is a global (`UOp`) or a function kept in a global
+        class (`UOp.const`, a static method), else None."""
+        if isinstance(func, ast.Name) and func.id not in self.inliner.locals:
+            return self.inliner.global_value(func.id)
+        if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)):
+            return None
+        if func.value.id in self.inliner.locals:
+            return None
+        owner = self.inliner.global_value(func.value.id)
+        if not isinstance(owner, type) or func.attr not in vars(owner):
+            return None
+        value = vars(owner)[func.attr]
+        return value.__func__ if isinstance(value, staticmethod) else value
+
+    def handed_name(self, value, preferred: str) -> ast.Name:
+        return ast.Name(self.inliner.handed_over(preferred, value), ast.Load())
 
     def visit_Name(self, node):
         return self.inliner.name(node)
@@ -248,7 +282,13 @@ class Renamer(ast.NodeTransformer):
 
 
 def inline_rule(
-    r, bound: dict, prefix: str, names: dict, members: bool = False, reads: dict | None = None
+    r,
+    bound: dict,
+    prefix: str,
+    names: dict,
+    members: bool = False,
+    reads: dict | None = None,
+    calls: list | None = None,
 ) -> tuple[list, list] | None:
     """(lines, locals) that stand for calling r's function with the nodes `bound` names
     (pattern name -> expression), or None when the call stays: each parameter bound first,
@@ -279,7 +319,7 @@ def inline_rule(
         stored = {n.id for n in names_of if not isinstance(n.ctx, ast.Load)}
         nodes = set(bound) - stored  # the parameters that hold a node of the pattern throughout
         # first: the matcher's own names stay as they are
-        renamer = Renamer(inliner, members, reads or {}, nodes)
+        renamer = Renamer(inliner, members, reads or {}, nodes, calls or [])
         statements = inliner.block([renamer.visit(s) for s in body])
     except NotInlined:
         return None

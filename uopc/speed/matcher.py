@@ -11,6 +11,7 @@ functions return the same node as the plain `rewrite`, fire the same rule and co
 `fired` the same way (tests/test_compiled.py checks this over every rule and random graphs).
 """
 
+import ast
 import inspect
 
 from .. import ranges
@@ -121,7 +122,7 @@ def function_source(op: Ops, rules: list, names: dict, dtype=None) -> str:
         arguments = call_arguments(r, code.bound)
         lines += [f"    # {r.name}", f"    if {' and '.join(tests) or 'True'}:"]
         inlined = inline_rule(
-            r, code.bound, f"r{number}", names, members=dtype is not None, reads=CACHED_READS
+            r, code.bound, f"r{number}", names, dtype is not None, CACHED_READS, CALLS
         )
         if inlined is None:  # the call to the rule's function
             fn = code.constant(r.fn, "fn")
@@ -292,3 +293,45 @@ def cached_reads(plain: dict) -> dict:
 
 # the properties of uop.py as this module finds them (imported before install: the plain ones)
 CACHED_READS = cached_reads({name: vars(UOp)[name] for name in READS})
+
+
+# ---------------------------------------------------------------------------------------------
+# The node's constructor called at once in the inlined bodies
+# ---------------------------------------------------------------------------------------------
+
+
+def const(value) -> UOp:  # UOp.const as uop.py writes it (compared with it: same_code)
+    return UOp(Ops.CONST, (), value)
+
+
+def new_node(args: list, keywords: list, name) -> ast.Call:
+    """UOp(...) as UOp.__new__(UOp, ...): the same node, without type.__call__ (which calls
+    __new__ with a tuple of the arguments, then object.__init__, which does nothing for a
+    UOp). __new__ is read when the call runs: the twin, or the plain one when left out."""
+    new = ast.Attribute(name(UOp, "UOp"), "__new__", ast.Load())
+    return ast.Call(new, [name(UOp, "UOp"), *args], keywords)
+
+
+def new_const(args: list, keywords: list, name) -> ast.Call | None:
+    """UOp.const(value), whose body is UOp(Ops.CONST, (), value), as that call made at once."""
+    if keywords or len(args) != 1 or isinstance(args[0], ast.Starred):
+        return None
+    empty = ast.Tuple([], ast.Load())
+    return new_node([name(Ops.CONST, "CONST"), empty, args[0]], [], name)
+
+
+def constructor_calls(cls) -> list:
+    """(callable, maker) for inline_rule: UOp(...) and UOp.const(...) written as calls of
+    UOp.__new__, while calling the class does only that (cls has no __init__ of its own and
+    its class calls as type does) and UOp.const is written as above (a const changed in
+    uop.py, a planted bug say, is called as it is)."""
+    if type(cls).__call__ is not type.__call__ or cls.__init__ is not object.__init__:
+        return []
+    calls = [(cls, new_node)]
+    plain_const = vars(cls).get("const")
+    if isinstance(plain_const, staticmethod) and same_code(plain_const.__func__, const):
+        calls.append((plain_const.__func__, new_const))
+    return calls
+
+
+CALLS = constructor_calls(UOp)
