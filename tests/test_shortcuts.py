@@ -229,7 +229,7 @@ def test_a_compiled_rule_whose_function_takes_keywords_only_is_called_by_keyword
     # a lambda is never written into the generated code (speed/inline.py), so it stays a call,
     # by position: the two calls the compiled matcher can make are both compared here
     swap_by_position = lambda a, b: UOp(Ops.ADD, (b, a)) if a.id > b.id else None  # noqa: E731
-    calls = {swap: r"fn\d+\(a=\S+, b=\S+\)", swap_by_position: r"fn\d+\(r0_s0\[0\], r0_s0\[1\]\)"}
+    calls = {swap: r"fn\d+\(a=\S+, b=\S+\)", swap_by_position: r"fn\d+\(u_s0, u_s1\)"}
 
     x, y = param(0, I32), param(1, I32)
     for fn, call in calls.items():

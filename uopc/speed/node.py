@@ -269,6 +269,7 @@ def fill_ranges(u) -> None:
                 return
         else:
             triples = []
+            safe = True  # as range_of works it out: each src's flag joined by `and`
             for s in src:
                 triple = s._range
                 if triple is None:
@@ -276,8 +277,8 @@ def fill_ranges(u) -> None:
                         break  # a src with srcs of its own and no triple: the walk's case
                     triple = _leaf_range(s)
                 triples.append(triple)
+                safe = safe and triple[2]
             else:
-                safe = all(triple[2] for triple in triples)
                 _set_range(u, ROWS[u.op._value_](u, triples, safe))
                 return
     plain_fill_ranges(u)
