@@ -160,19 +160,27 @@ def walk(root, pm, ctx, limit):
                 steps = loop(node, final, ask, ctx, steps, limits, limit, root, pm)
                 cap = limits[0]
                 return
-            for s in src:  # as the plain walk pops them: a quiet leaf is settled at once
-                if s not in final:
-                    if s.src or ask[s.op._value_] is not None:
-                        visit(s, depth + 1)
+            count = len(src)
+            if count == 2:  # the commonest case, without the loop: a, then b, as the loop below
+                a, b = src
+                if a not in final:
+                    if a.src or ask[a.op._value_] is not None:
+                        visit(a, depth + 1)
                     else:
                         steps += 1
                         if steps > cap:
                             over(steps, limits, limit, root, pm)
                             cap = limits[0]
-                        final[s] = s
-            count = len(src)
-            if count == 2:
-                a, b = src
+                        final[a] = a
+                if b not in final:
+                    if b.src or ask[b.op._value_] is not None:
+                        visit(b, depth + 1)
+                    else:
+                        steps += 1
+                        if steps > cap:
+                            over(steps, limits, limit, root, pm)
+                            cap = limits[0]
+                        final[b] = b
                 new_a, new_b = final[a], final[b]
                 if new_a is not a or new_b is not b:
                     # rebuild_two's steps written out (a call fewer for the commonest rebuild)
@@ -198,17 +206,31 @@ def walk(root, pm, ctx, limit):
                                 _unlock()
                     else:
                         rebuilt = node.replace_src((new_a, new_b))
-            elif count == 1:
-                new_a = final[src[0]]
-                if new_a is not src[0]:
-                    rebuilt = node.replace_src((new_a,))
+                if rebuilt in final:  # met before, under another name
+                    final[node] = final[rebuilt]
+                    return
             else:
-                new_src = tuple(map(final.__getitem__, src))  # (a list comprehension is a call)
-                if new_src != src:
-                    rebuilt = node.replace_src(new_src)
-            if rebuilt in final:  # met before, under another name
-                final[node] = final[rebuilt]
-                return
+                for s in src:  # as the plain walk pops them: a quiet leaf is settled at once
+                    if s not in final:
+                        if s.src or ask[s.op._value_] is not None:
+                            visit(s, depth + 1)
+                        else:
+                            steps += 1
+                            if steps > cap:
+                                over(steps, limits, limit, root, pm)
+                                cap = limits[0]
+                            final[s] = s
+                if count == 1:
+                    new_a = final[src[0]]
+                    if new_a is not src[0]:
+                        rebuilt = node.replace_src((new_a,))
+                else:
+                    new_src = tuple(map(final.__getitem__, src))  # (a list comprehension: a call)
+                    if new_src != src:
+                        rebuilt = node.replace_src(new_src)
+                if rebuilt in final:  # met before, under another name
+                    final[node] = final[rebuilt]
+                    return
         functions = ask[rebuilt.op._value_]
         replacement = None if functions is None else functions[rebuilt.dtype](rebuilt, ctx)
         steps += 1
