@@ -218,3 +218,49 @@ def test_a_walk_leaves_nothing_for_the_collector():
             assert gc.collect() == 0, f"seed {seed}: the walk left reference cycles"
         finally:
             gc.enable()
+
+
+def test_the_room_for_calls_is_the_frames_left_below_the_limit(monkeypatch):
+    """room_for_calls says whether its caller can call MAX_DEPTH + HEADROOM frames deep without
+    a RecursionError: with CPython's count, exactly so, on either side of the boundary; without
+    it, it asks for the frame that many below the limit, as walk did before (that misses C
+    functions between Python frames, which the limit counts too; pytest has some)."""
+    import sys
+
+    wanted = quick.MAX_DEPTH + quick.HEADROOM
+
+    def at(n, question):
+        return at(n - 1, question) if n else question()
+
+    def chain(k):  # k frames, each calling the next
+        return chain(k - 1) if k > 1 else True
+
+    def fits():  # stands where walk does
+        try:
+            return chain(wanted)
+        except RecursionError:
+            return False
+
+    def asked():  # the frame itself asked for, from where walk stands
+        try:
+            sys._getframe(sys.getrecursionlimit() - wanted)
+        except ValueError:
+            return True
+        return False
+
+    def room():  # stands where walk does, and asks as walk does
+        return quick.room_for_calls()
+
+    count = quick.get_recursion_depth
+    if count is None:
+        pytest.skip("this Python has no _testinternalcapi.get_recursion_depth")
+    boundary = sys.getrecursionlimit() - wanted - count()
+    answers = []
+    for n in range(boundary - 10, boundary + 10):
+        expected = at(n, fits)
+        assert at(n, room) == expected, n
+        monkeypatch.setattr(quick, "get_recursion_depth", None)
+        assert at(n, room) == at(n, asked), n
+        monkeypatch.setattr(quick, "get_recursion_depth", count)
+        answers.append(expected)
+    assert True in answers and False in answers  # both sides of the boundary were asked

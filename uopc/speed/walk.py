@@ -128,6 +128,27 @@ def over(steps: int, limits: list, limit, root, pm) -> None:
 MAX_DEPTH = 100
 HEADROOM = 200
 
+try:  # CPython's own count of the frames in use, the one its recursion limit is checked against
+    from _testinternalcapi import get_recursion_depth
+except ImportError:  # (a build without CPython's internal test module)
+    get_recursion_depth = None
+
+
+def room_for_calls() -> bool:
+    """Whether the caller's frame has MAX_DEPTH + HEADROOM frames free below the recursion
+    limit. CPython's count answers at once; without it, the frame that many below the limit is
+    asked for (a ValueError, raised and caught, says there is none: room), which costs as much
+    as a few dozen calls of visit. The two agree on every stack of Python frames
+    (tests/test_quick_walk.py)."""
+    limit = sys.getrecursionlimit()
+    if get_recursion_depth is not None:  # (the count includes this function's own frame)
+        return get_recursion_depth() - 1 + MAX_DEPTH + HEADROOM <= limit
+    try:
+        sys._getframe(limit - MAX_DEPTH - HEADROOM + 1)  # (counted from the caller's frame)
+    except ValueError:
+        return True
+    return False
+
 
 def walk(root, pm, ctx, limit):
     """The quicker walk itself, for a matcher whose rewrite is the compiled one.
@@ -140,11 +161,7 @@ def walk(root, pm, ctx, limit):
     limits = [BASE_LIMIT if limit is None else limit, None]  # the limit so far, the Count
     final: dict = {}  # every node finished so far -> its final form
     ask = asks_by_value(pm)  # each op's compiled functions by dtype, called directly
-    try:
-        sys._getframe(sys.getrecursionlimit() - MAX_DEPTH - HEADROOM)
-    except ValueError:  # room enough to call visit MAX_DEPTH deep
-        pass
-    else:
+    if not room_for_calls():
         loop(root, final, ask, ctx, 0, limits, limit, root, pm)
         return final[root]
     steps, cap = 0, limits[0]
