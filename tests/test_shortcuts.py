@@ -271,6 +271,34 @@ def test_the_constructor_twin_builds_what_the_plain_one_builds():
             assert twins.new(UOp, node.op, node.src, node.arg) is node
 
 
+def test_an_int_constant_is_found_by_its_key_only_while_the_key_functions_are_plain():
+    """The constructor's twin finds a built int constant under ("int", value) without calling
+    normalise_const and arg_key, while they are written as uop.py's (node.int_keys): the node
+    the plain constructor finds, for ints, and bools and floats (which take the calls) apart."""
+    from uopc import speed, uop
+
+    plain_new = speed.plain(UOp, "__new__").__func__
+    assert twins.INT_KEYS and twins.int_keys(uop.normalise_const, uop.arg_key)
+    kept = [UOp.const(v) for v in (0, 1, -1, 7, 2**31 - 1, -(2**31), True, False, 1.0, 0.0)]
+    for value in (0, 1, -1, 7, 2**31 - 1, -(2**31), True, False, 1.0, 0.0, -0.0, 5, 2**40):
+        quick = outcome(twins.new, UOp, Ops.CONST, (), value)
+        plain = outcome(plain_new, UOp, Ops.CONST, (), value)
+        assert quick[0] == plain[0] and (quick[1] is plain[1] or quick == plain), value
+    assert len(kept) == 10
+
+    def slipped_key(arg):  # a planted bug in arg_key: then the calls are made
+        if arg is None:
+            return None
+        if isinstance(arg, float):
+            return ("f32", uop.f32_bits(arg))
+        if isinstance(arg, bool | int):
+            return ("int", arg)
+        return arg
+
+    assert not twins.int_keys(uop.normalise_const, slipped_key)
+    assert not twins.int_keys(lambda value: value, uop.arg_key)
+
+
 def test_the_forget_twin_drops_what_the_plain_one_drops():
     """node.forget (the callback of the weak references the _build twin makes) against
     uop._forget: the entry of a freed node goes, an entry replaced since by a newer node with

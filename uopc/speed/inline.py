@@ -23,6 +23,7 @@ rule and random graphs.
 import ast
 import builtins
 import copy
+import dis
 import enum
 import functools
 import linecache
@@ -30,6 +31,30 @@ import types
 
 MAX_LINES = 60  # a body that unfolds to more lines than this is called, not inlined
 RESERVED = ("u", "ctx", "result", "u_s0", "u_s1", "u_s2")  # the generated function's own names
+
+
+def same_code(first, second) -> bool:
+    """Whether two functions run the same code: the same instructions on the same names and
+    constants, those of the functions defined inside them too (a docstring, which moves the
+    constants' numbers, and the lines they sit on aside)."""
+    return same_code_object(first.__code__, second.__code__)
+
+
+def same_code_object(a: types.CodeType, b: types.CodeType) -> bool:
+    steps_a, steps_b = list(dis.get_instructions(a)), list(dis.get_instructions(b))
+    if len(steps_a) != len(steps_b) or a.co_argcount != b.co_argcount:
+        return False
+    for x, y in zip(steps_a, steps_b, strict=True):
+        if x.opname != y.opname or (x.arg is None) != (y.arg is None):
+            return False
+        if isinstance(x.argval, types.CodeType) and isinstance(y.argval, types.CodeType):
+            if not same_code_object(x.argval, y.argval):
+                return False
+        elif type(x.argval) is not type(y.argval) or x.argval != y.argval:
+            return False
+        elif x.opname == "LOAD_GLOBAL" and (x.arg & 1) != (y.arg & 1):  # (a NULL pushed first)
+            return False
+    return True
 
 
 class NotInlined(Exception):

@@ -19,7 +19,7 @@ from ..dtypes import VALUE_DTYPES
 from ..ops import Ops
 from ..rewrite import ANY, PatternMatcher, UPat
 from ..uop import UOp, arg_key
-from .inline import inline_rule
+from .inline import inline_rule, same_code
 
 
 # --8<-- [start:compiled_matcher]
@@ -265,15 +265,6 @@ READS = {
     "safe": (safe, ("_range", "range", 2)),
     "range": (range_, ("_range", "range", None)),
 }
-
-
-def same_code(first, second) -> bool:
-    """Whether two functions run the same code: bytecode, names and constants (their
-    docstrings aside; the lines they sit on may differ)."""
-    a, b = first.__code__, second.__code__
-    consts_a = tuple(c for c in a.co_consts if c is not first.__doc__)
-    consts_b = tuple(c for c in b.co_consts if c is not second.__doc__)
-    return a.co_code == b.co_code and a.co_names == b.co_names and consts_a == consts_b
 
 
 def cached_reads(plain: dict) -> dict:

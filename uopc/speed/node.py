@@ -9,6 +9,7 @@ plain function over random graphs, every op and every pair of dtypes.
 """
 
 import enum
+import math
 import types
 
 from .. import ranges, typecheck
@@ -18,7 +19,22 @@ from ..ranges import _RANGES, range_of
 from ..ranges import fill_ranges as plain_fill_ranges
 from ..typecheck import _ALU_CHECKS, UOpError, _check_binary
 from ..typecheck import infer as plain_infer
-from ..uop import ARG_TABLE, TABLE, TABLE_LOCK, UOp, _ids, _Ref, arg_key, normalise_const
+from ..uop import (
+    ARG_TABLE,
+    CANONICAL_NAN,
+    TABLE,
+    TABLE_LOCK,
+    ParamArg,
+    Ptr,
+    UOp,
+    _ids,
+    _Ref,
+    arg_key,
+    f32,
+    f32_bits,
+    normalise_const,
+)
+from .inline import same_code
 
 # ---------------------------------------------------------------------------------------------
 # Tables by an op's value
@@ -98,10 +114,18 @@ def infer(op, src, arg):
 
 def new(cls, op, src=(), arg=None):
     """UOp.__new__: the same steps, with the bucket found by the op's value; anything that is
-    not an op goes the plain way, to the plain error."""
+    not an op goes the plain way, to the plain error. A constant that is an int and already
+    built is found without the calls of normalise_const and arg_key, while they are written as
+    uop.py's (INT_KEYS)."""
     if src.__class__ is not tuple:  # (tuple() of a tuple is that tuple: the call is skipped)
         src = tuple(src)
     if op is CONST:
+        if arg.__class__ is int and INT_KEYS and not src:
+            ref = CONST_ARGS.get(("int", arg))  # arg_key(arg), normalise_const(arg) being arg
+            if ref is not None:
+                node = ref()
+                if node is not None and not node.src:
+                    return node
         arg = normalise_const(arg)
     try:
         if op.__class__ is not Ops:  # another enum's member has a _value_ too
@@ -136,6 +160,37 @@ def new(cls, op, src=(), arg=None):
 
 
 _lock, _unlock = TABLE_LOCK.acquire, TABLE_LOCK.release  # (`with` costs twice as much)
+CONST_ARGS = ARG_BUCKETS[CONST._value_]
+
+
+# normalise_const and arg_key as uop.py writes them (compared with them: same_code). For an int
+# (its type int itself), the first gives it back and the second gives ("int", value).
+def _normalise_const(value):
+    if isinstance(value, float):
+        return CANONICAL_NAN if math.isnan(value) else f32(value)
+    return value
+
+
+def _arg_key(arg):
+    if arg is None:
+        return None
+    if isinstance(arg, float):
+        return ("f32", f32_bits(arg))
+    if isinstance(arg, bool | int):
+        return (type(arg).__name__, arg)
+    if isinstance(arg, ParamArg):
+        size = arg.dtype.size if isinstance(arg.dtype, Ptr) else None
+        return (arg, *(type(v) for v in (arg.slot, arg.vmin, arg.vmax, size)))
+    return arg
+
+
+def int_keys(plain_normalise, plain_arg_key) -> bool:
+    """Whether new may find an int constant by ("int", value): the plain functions it would call
+    are written as the two above (one changed in uop.py, a planted bug say, is called)."""
+    return same_code(plain_normalise, _normalise_const) and same_code(plain_arg_key, _arg_key)
+
+
+INT_KEYS = int_keys(normalise_const, arg_key)
 
 
 def build_once(cls, op, src, arg, dtype, bucket, key) -> UOp:
