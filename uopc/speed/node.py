@@ -264,6 +264,9 @@ def replace_src(self, src: tuple) -> UOp:
     if len(src) == 2 == len(old):  # the commonest case, without the loop
         if src[0].dtype is not old[0].dtype or src[1].dtype is not old[1].dtype:
             return UOp(op, src, None)
+    elif len(src) == 1 == len(old):  # the next commonest (NEG), without the loop either
+        if src[0].dtype is not old[0].dtype:
+            return UOp(op, src, None)
     else:
         for new, was in zip(src, old, strict=True):
             if new.dtype is not was.dtype:
