@@ -326,6 +326,23 @@ def test_the_forget_twin_drops_what_the_plain_one_drops():
     assert bucket[(x, constant)]() is node
     del node
     assert (x, constant) not in bucket
+    # a node with an arg, in the other table, and one built into a bucket of neither
+    del constant
+    constants = twins.ARG_BUCKETS[Ops.CONST._value_]
+    assert ("int", 123_457) not in constants
+    constant = twins.new(UOp, Ops.CONST, (), 123_457)
+    assert constants[("int", 123_457)]() is constant
+    del constant
+    assert ("int", 123_457) not in constants
+    other = {}
+    twins.FORGET[id(other)] = twins.forget_in(other)
+    try:
+        node = twins._build(UOp, Ops.ADD, (x, x), None, I32, other, "key")
+        assert other["key"]() is node
+        del node
+        assert "key" not in other
+    finally:
+        del twins.FORGET[id(other)]
 
 
 def test_the_twin_without_the_class_call_builds_what_the_class_call_builds():

@@ -224,7 +224,14 @@ def _build(cls, op, src, arg, dtype, bucket, key) -> UOp:
     _set_dtype(node, dtype)
     _set_id(node, next(_ids))
     _set_range(node, None)
-    ref = bucket[key] = _Ref(node, FORGET[id(bucket)])
+    value = op._value_  # (the bucket's callback found by the op's value: a call of id fewer)
+    if BUCKETS[value] is bucket:
+        forget_here = FORGET_BY_VALUE[value]
+    elif ARG_BUCKETS[value] is bucket:
+        forget_here = ARG_FORGET_BY_VALUE[value]
+    else:
+        forget_here = FORGET[id(bucket)]
+    ref = bucket[key] = _Ref(node, forget_here)
     ref.key = key
     return node
 
@@ -249,8 +256,10 @@ def forget_in(bucket: dict):
     return types.FunctionType(forget.__code__, forget.__globals__, "forget", (bucket,))
 
 
-# each bucket's callback, made once: id of the bucket -> callback
+# each bucket's callback, made once: id of the bucket -> callback, and by the op's value
 FORGET = {id(b): forget_in(b) for b in (*TABLE.values(), *ARG_TABLE.values())}
+FORGET_BY_VALUE = [None if b is None else FORGET[id(b)] for b in BUCKETS]
+ARG_FORGET_BY_VALUE = [None if b is None else FORGET[id(b)] for b in ARG_BUCKETS]
 
 
 def replace_src(self, src: tuple) -> UOp:
