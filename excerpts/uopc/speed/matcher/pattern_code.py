@@ -2,14 +2,16 @@ class PatternCode:
     """The tests of one pattern as Python expressions, in the order `UPat.match` makes them.
 
     A src tuple is bound once with `:=` (`(r0_s := u.src)`, inside a length test unless the op
-    fixes the number: ARITY), so a src is an index into it (`r0_s[1]`); a name is bound to the
+    fixes the number: ARITY), so a src is an index into it (`r0_s[1]`); the srcs of the node
+    itself, when its op fixes their number, are the names the function gave them once for every
+    rule (`u_s1`, top_srcs); a name is bound to the
     expression of the first node it meets, and a later use of the same name becomes an identity
     test. Other values (op sets, dtypes, arg keys, the rule's function) are looked up by name
     in `names`.
     """
 
-    def __init__(self, prefix: str, names: dict):
-        self.prefix, self.names = prefix, names
+    def __init__(self, prefix: str, names: dict, top_srcs: list | None = None):
+        self.prefix, self.names, self.top_srcs = prefix, names, top_srcs or []
         self.bound: dict[str, str] = {}  # pattern name -> the expression of its node
         self.tuples = 0
 
@@ -29,7 +31,10 @@ class PatternCode:
             tests.append(f"{node}.dtype in {self.constant(pat.dtype, 'dtypes')}")
         if pat.arg is not ANY:
             tests.append(f"arg_key({node}.arg) == {self.constant(pat.arg_key, 'arg')}")
-        if pat.src is not None:
+        if pat.src is not None and top is not None and len(self.top_srcs) == len(pat.src):
+            for position, src_pat in enumerate(pat.src):  # the function's own names for them
+                tests += self.tests(src_pat, self.top_srcs[position])
+        elif pat.src is not None:
             srcs = f"{self.prefix}_s{self.tuples}"
             self.tuples += 1
             ops = (top,) if top is not None else pat.op or ()
