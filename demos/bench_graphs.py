@@ -206,10 +206,11 @@ def lock_cost(rounds: int = 1_000_000) -> float:
 
 
 def twins_weighed(expressions, turns: int) -> dict:
-    """Cpu seconds of the expressions with every twin, with none, and with each left out in
-    turn, interleaved (one untimed turn first); each figure over the time with every twin."""
+    """Cpu seconds of the expressions with every twin and with each left out in turn,
+    interleaved (one untimed turn first); each figure over the time with every twin. (The plain
+    code, every twin left out, is weighed in the pairs already: block overlay.)"""
     every = Uopc()
-    configs = [every, plain_uopc()]
+    configs = [every]
     configs += [UopcOverlay(f"uopc, without {name}", (name,)) for name in speed.twin_names()]
     times = interleaved(
         configs, f"simplify {len(expressions):,} expressions",
@@ -384,6 +385,27 @@ def try_long_chain(lib, n: int, stack_limit: int | None = None) -> dict:
     return outcome
 
 
+STACK_ERROR = "stack too big"  # what tinygrad's RuntimeError says when its stack limit stops it
+
+
+def lowered_limit(lib, n: int) -> dict:
+    """Is the stack limit what stops tinygrad on the long chain? The chain of n, which the pairs
+    ran to the end at the default limit, once more with the limit lowered to n: on its way down
+    tinygrad's stack holds about two entries per addition, so the run must stop at once with
+    the error the long chain gave. (Raising the limit until the long chain passes would show it
+    too, for half a minute of tinygrad's time.)"""
+    return {**try_long_chain(lib, n, stack_limit=n), "limit": n}
+
+
+def lowered_claims(outcome: dict) -> list[str]:
+    """The lowered limit stopped tinygrad, and with its stack error."""
+    if not outcome["ok"] and STACK_ERROR in outcome["error"]:
+        return []
+    got = "finished" if outcome["ok"] else f"stopped with {outcome['error']}"
+    return [f"tinygrad, the chain of {outcome['n']:,} at REWRITE_STACK_LIMIT="
+            f"{outcome['limit']:,}: {got}, not with {STACK_ERROR!r}"]  # fmt: skip
+
+
 def long_chain_once(lib, n: int, stack_limit: int | None) -> tuple[float, float, dict]:
     lib.forget()
     chain = lib.chain(n)
@@ -476,19 +498,37 @@ def same_as_common(expressions) -> None:
             )
 
 
-def measure(lib, expressions, references) -> tuple[dict, list[str]]:
-    """Nodes before and after, and every simplified expression checked on every point."""
+def measure(lib, expressions, references, further=None) -> tuple[dict, list[str]]:
+    """Nodes before and after, and every simplified expression checked on every point; with
+    `further` (the same library, other rules: its entry under "further"), its results of the
+    same graphs too, each checked where it is not the very node of the first's result (the
+    same node has the same values, already checked)."""
     roots = [build(lib, e) for e in expressions]
     results = [lib.simplify(root) for root in roots]
     entry = {"before": count_nodes(lib, roots), "after": count_nodes(lib, results)}
-    checked, failures = 0, []
-    for seed, (root, result, expected) in enumerate(zip(roots, results, references, strict=True)):
-        points, found = lib.check(seed, root, result, expected)
-        checked, failures = checked + points, failures + found
-    entry.update(points_checked=checked, failures=len(failures))
-    del roots, results, root, result  # the loop's names too: no node may outlive this
+    failures = on_points(lib, entry, roots, results, references)
+    if further is not None:
+        more = [further.simplify(root) for root in roots]
+        entry["further"] = {"before": entry["before"], "after": count_nodes(further, more)}
+        failures += on_points(further, entry["further"], roots, more, references, results)
+        del more
+    del roots, results  # no node may outlive this
     lib.forget()
     return entry, failures
+
+
+def on_points(lib, entry, roots, results, references, checked=None) -> list[str]:
+    """Each result checked on every point (a node of `checked`, seed by seed, counts as
+    checked); the points and the failures go into entry, the failures' messages out."""
+    points, failures = 0, []
+    for seed, (root, result, expected) in enumerate(zip(roots, results, references, strict=True)):
+        if checked is not None and result is checked[seed]:
+            points += len(POINTS)
+            continue
+        found_points, found = lib.check(seed, root, result, expected)
+        points, failures = points + found_points, failures + found
+    entry.update(points_checked=points, failures=len(failures))
+    return failures
 
 
 def chain_claims(name: str, outcome: dict) -> list[str]:
