@@ -11,7 +11,10 @@ programs. A row (docs/CONTRIBUTING.md says how the build uses them):
 - slow: checked by the `# sources:` hash on its first line instead of being made again in CI;
   timed: depends on the machine or the clock; full_only: left out of a quick run; echo: shown
   while it runs; always: made from other saved outputs, cheaply, on every run; from_site: a
-  print of the built site, made after the numbers in a full build.
+  print of the built site, made after the numbers in a full build;
+- one_core: one process on one core, untimed, and reading no saved output of another one_core
+  row (one_core_problems checks it), so the build runs it beside another such row, two at a
+  time; a row that uses both cores (pytest -n 2, the matrix's two workers) keeps the machine.
 """
 
 import hashlib
@@ -79,6 +82,7 @@ class Producer:
     echo: bool = False
     always: bool = False
     from_site: bool = False
+    one_core: bool = False
 
     @property
     def sized(self) -> bool:
@@ -142,6 +146,25 @@ def demo(stem: str, *more: str, name: str = "", **flags) -> Producer:
     return Producer(name or f"demos/{stem}", ("{py}", f"demos/{stem}.py"), sources, **flags)
 
 
+def one_core_problems(rows) -> list[str]:
+    """What breaks the promise of one_core: a timed row (it must run alone), or a row that
+    reads the saved output of another one_core row, in its sources or its command (it could
+    run while that output is being written)."""
+    makers = {f"out/{row.name}.txt": row for row in rows}
+    problems = []
+    for row in rows:
+        if not row.one_core:
+            continue
+        if row.timed:
+            problems.append(f"{row.name}: timed, so it must run alone")
+        named = [str(part).replace("{out}", "out") for part in (*row.sources, *row.command)]
+        for path in named:
+            maker = makers.get(path)
+            if maker is not None and maker.one_core and maker is not row:
+                problems.append(f"{row.name}: reads {path}, which {maker.name} writes beside it")
+    return problems
+
+
 def all_producers(root: Path = ROOT) -> list[Producer]:
     """Every program of the book, in the order the build runs them."""
     rows = [
@@ -150,11 +173,12 @@ def all_producers(root: Path = ROOT) -> list[Producer]:
             ("{py}", path.name),
             (*PACKAGE, *SUPPORT, f"code/short/{path.name}"),
             cwd="code/short",
+            one_core=True,
         )
         for path in sorted((root / "code" / "short").glob("s[0-9][0-9]_*.py"))
     ]
     # a demo that reads a saved output of the slow programs runs after them (reads_saved)
-    rows += [demo(stem) for stem in DEMOS if not reads_saved(stem)]
+    rows += [demo(stem, one_core=True) for stem in DEMOS if not reads_saved(stem)]
     tinygrad = ("demos/tinygrad_demo.py", "book/protocol.py", "requirements.txt")
     rows.append(
         Producer("bench/tinygrad_demo", ("{py}", tinygrad[0]), tinygrad, slow=True, timed=True)
@@ -169,9 +193,12 @@ def all_producers(root: Path = ROOT) -> list[Producer]:
     full, quick = ("--full", *records), ("--quick", *records)
     rows.append(Producer("tests/counts", ("{py}", tests[0]), tests, full=full, quick=quick, **long))
     proofs = ("tests/proofs.py", *PACKAGE, *SUPPORT, "requirements.txt")
-    rows.append(Producer("proofs/proofs", ("{py}", proofs[0]), proofs, quick=("--quick",), **long))
+    proved = ("{py}", proofs[0])
+    one_core = {"one_core": True}  # z3, in one process
+    rows.append(Producer("proofs/proofs", proved, proofs, quick=("--quick",), **one_core, **long))
     # the further rules' claims (uopc/further.py), apart from the book's counts
-    rows.append(Producer("proofs/further", ("{py}", proofs[0], "--further"), proofs, slow=True))
+    further = (*proved, "--further")
+    rows.append(Producer("proofs/further", further, proofs, slow=True, **one_core))
     matrix = (*PACKAGE, *TEST_SUPPORT, *HARNESS, package_tests)
     command = ("{py}", "tests/mutant_matrix.py")
     hints = ("--full", "--hints", "{out}/tests/mutant_hints.json")
@@ -183,7 +210,8 @@ def all_producers(root: Path = ROOT) -> list[Producer]:
     for mode, flags in (("overlay", ()), ("plain", ("--plain",))):
         layers = ("--layers", "ABCDEFGHIJKLMS", "--prefix", f"mutants_{mode}", *flags)
         rows.append(Producer(f"tests/mutant_matrix_{mode}", (*command, *layers), matrix, **long))
-    rows += [demo(stem) for stem in DEMOS if reads_saved(stem)]
+    # they read what the matrix and the tests wrote, which ran alone before them
+    rows += [demo(stem, one_core=True) for stem in DEMOS if reads_saved(stem)]
     answers = (
         *PACKAGE,
         *SUPPORT,
@@ -195,7 +223,8 @@ def all_producers(root: Path = ROOT) -> list[Producer]:
         "demos/*.py",
         "out/tests/mutant_matrix.txt",  # one answer reads the saved matrix
     )
-    rows.append(Producer("exercises/solutions", ("{py}", "code/exercises/solutions.py"), answers))
+    answer = ("{py}", "code/exercises/solutions.py")
+    rows.append(Producer("exercises/solutions", answer, answers, one_core=True))
     bench = (*PACKAGE, "demos/bench*.py", "demos/tinygrad_demo.py", *SUPPORT)
     data = ("--json", "{out}/bench/bench.json")
     busy, script = ("--quick", "--busy", *data), ("{py}", "demos/bench.py")
