@@ -133,6 +133,11 @@ DEMO_INPUTS = {
 }
 
 
+# Demos that time something with the clock and print it (errors: the chain's build, toposort,
+# evaluate and simplify times): they run alone, never beside another row.
+CLOCKED = ("errors",)
+
+
 def reads_saved(stem: str) -> bool:
     """Whether a demo reads a saved output (out/...): it must run after the program that
     makes it, or a whole rebuild would leave it made from the old one."""
@@ -178,7 +183,16 @@ def all_producers(root: Path = ROOT) -> list[Producer]:
         for path in sorted((root / "code" / "short").glob("s[0-9][0-9]_*.py"))
     ]
     # a demo that reads a saved output of the slow programs runs after them (reads_saved)
-    rows += [demo(stem, one_core=True) for stem in DEMOS if not reads_saved(stem)]
+    rows += [demo(stem, one_core=stem not in CLOCKED) for stem in DEMOS if not reads_saved(stem)]
+    # the proofs here, not beside the tests they check: one_core, they run beside the demos
+    proofs = ("tests/proofs.py", *PACKAGE, *SUPPORT, "requirements.txt")
+    proved = ("{py}", proofs[0])
+    long = {"slow": True, "echo": True}  # hash-checked in CI, and shown while it runs
+    one_core = {"one_core": True}  # z3, in one process
+    rows.append(Producer("proofs/proofs", proved, proofs, quick=("--quick",), **one_core, **long))
+    # the further rules' claims (uopc/further.py), apart from the book's counts
+    further = (*proved, "--further")
+    rows.append(Producer("proofs/further", further, proofs, slow=True, **one_core))
     tinygrad = ("demos/tinygrad_demo.py", "book/protocol.py", "requirements.txt")
     rows.append(
         Producer("bench/tinygrad_demo", ("{py}", tinygrad[0]), tinygrad, slow=True, timed=True)
@@ -187,18 +201,10 @@ def all_producers(root: Path = ROOT) -> list[Producer]:
         demo("tinygrad_map", "requirements.txt", name="bench/tinygrad_map", slow=True, timed=True)
     )
     # a row's sources start with its program (sources[0]) where it runs from the root
-    long = {"slow": True, "echo": True}  # hash-checked in CI, and shown while it runs
     records = ("--records", "{out}/tests")
     tests = ("scripts/run_tests.py", *PACKAGE, *TEST_SUPPORT, counting_layers)
     full, quick = ("--full", *records), ("--quick", *records)
     rows.append(Producer("tests/counts", ("{py}", tests[0]), tests, full=full, quick=quick, **long))
-    proofs = ("tests/proofs.py", *PACKAGE, *SUPPORT, "requirements.txt")
-    proved = ("{py}", proofs[0])
-    one_core = {"one_core": True}  # z3, in one process
-    rows.append(Producer("proofs/proofs", proved, proofs, quick=("--quick",), **one_core, **long))
-    # the further rules' claims (uopc/further.py), apart from the book's counts
-    further = (*proved, "--further")
-    rows.append(Producer("proofs/further", further, proofs, slow=True, **one_core))
     matrix = (*PACKAGE, *TEST_SUPPORT, *HARNESS, package_tests)
     command = ("{py}", "tests/mutant_matrix.py")
     hints = ("--full", "--hints", "{out}/tests/mutant_hints.json")
@@ -211,7 +217,7 @@ def all_producers(root: Path = ROOT) -> list[Producer]:
         layers = ("--layers", "ABCDEFGHIJKLMS", "--prefix", f"mutants_{mode}", *flags)
         rows.append(Producer(f"tests/mutant_matrix_{mode}", (*command, *layers), matrix, **long))
     # they read what the matrix and the tests wrote, which ran alone before them
-    rows += [demo(stem, one_core=True) for stem in DEMOS if reads_saved(stem)]
+    rows += [demo(stem, one_core=stem not in CLOCKED) for stem in DEMOS if reads_saved(stem)]
     answers = (
         *PACKAGE,
         *SUPPORT,
@@ -223,8 +229,8 @@ def all_producers(root: Path = ROOT) -> list[Producer]:
         "demos/*.py",
         "out/tests/mutant_matrix.txt",  # one answer reads the saved matrix
     )
-    answer = ("{py}", "code/exercises/solutions.py")
-    rows.append(Producer("exercises/solutions", answer, answers, one_core=True))
+    # alone: exercise 13.3 times a loop of ctypes calls against a loop in C
+    rows.append(Producer("exercises/solutions", ("{py}", "code/exercises/solutions.py"), answers))
     bench = (*PACKAGE, "demos/bench*.py", "demos/tinygrad_demo.py", *SUPPORT)
     data = ("--json", "{out}/bench/bench.json")
     busy, script = ("--quick", "--busy", *data), ("{py}", "demos/bench.py")

@@ -101,9 +101,10 @@ class Build:
 
     def beside(self, rows: list[Producer], force: bool) -> None:
         """Run the rows that are due, BESIDE at a time. None reads what another writes
-        (producers.one_core_problems), so the order they end in does not matter. Each row's
-        lines are held and shown whole when it ends, in the table's order, so that two rows'
-        lines never mix; a failure stops the build when the rows already started have ended."""
+        (producers.one_core_problems), so the order they start and end in does not matter:
+        the longest start first (by their last run's time), the short ones fill in beside
+        them. Each row's lines are held and shown whole, in the table's order, so that two
+        rows' lines never mix; a failure stops the build when the rows started have ended."""
         due = [row for row in rows if self.due(row, force)]
         self.reused += [row.name for row in rows if row not in due]
         if len(due) < 2:
@@ -111,14 +112,19 @@ class Build:
                 self.run(row)  # as it runs, echo and all
             return
         with ThreadPoolExecutor(BESIDE) as pool:
-            jobs = [(row, pool.submit(self.held, row)) for row in due]
-            for row, job in jobs:
-                status, lines = job.result()
+            longest = sorted(due, key=self.last_seconds, reverse=True)
+            started = {row.name: pool.submit(self.held, row) for row in longest}
+            for row in due:
+                status, lines = started[row.name].result()
                 print(lines, end="", flush=True)
                 if status != 0:
                     pool.shutdown(cancel_futures=True)  # the rows not yet started never start
                     raise SystemExit(failed(row, status))
                 self.ran.append(row.name)
+
+    def last_seconds(self, row: Producer) -> float:
+        """The seconds its last run took (book/used.py), 0 when there is no record."""
+        return used.load(self.root_of(row)).get(row.name, {}).get("seconds", 0.0)
 
     def held(self, row: Producer) -> tuple[int, str]:
         """Run the row with its lines (the program's own when it echoes, save_output's) held."""

@@ -149,6 +149,21 @@ def test_one_core_rows_run_two_at_a_time_their_lines_whole_and_in_order(tmp_path
     assert build.reused == ["demos/a", "demos/b", "demos/c"]
 
 
+def test_the_longest_one_core_row_starts_first_its_lines_still_in_order(tmp_path, capsys):
+    build, rows, log = beside_rows(tmp_path)
+    build.steps(rows, force=False)
+    out = tmp_path / "out"
+    for name in "abc":  # as if c had taken longest last time
+        used.save(out, f"demos/{name}", ["beside.py"], "0" * 12, 9.0 if name == "c" else 1.0)
+    log.unlink()
+    capsys.readouterr()
+    build.steps(rows, force=True)
+    starts = [line.split()[0] for line in log.read_text().split("\n") if "start" in line]
+    assert starts[2] == "b", starts  # c and a first, b when one of them has ended
+    shown = capsys.readouterr().out
+    assert shown.index("== demos/a") < shown.index("== demos/b") < shown.index("== demos/c")
+
+
 def test_a_failing_one_core_row_stops_the_build_naming_it(tmp_path, capsys):
     build, rows, _ = beside_rows(tmp_path, fails="a")
     with pytest.raises(SystemExit, match="demos/a failed"):
