@@ -12,9 +12,10 @@ programs. A row (docs/CONTRIBUTING.md says how the build uses them):
   timed: depends on the machine or the clock; full_only: left out of a quick run; echo: shown
   while it runs; always: made from other saved outputs, cheaply, on every run; from_site: a
   print of the built site, made after the numbers in a full build;
-- one_core: one process on one core, untimed, and reading no saved output of another one_core
-  row (one_core_problems checks it), so the build runs it beside another such row, two at a
-  time; a row that uses both cores (pytest -n 2, the matrix's two workers) keeps the machine.
+- one_core: one process on one core that times nothing (not timed, not CLOCKED) and reads no
+  saved output of another one_core row (one_core_problems checks it), so the build runs it
+  beside another such row, two at a time; a row that uses both cores (pytest -n 2, the
+  matrix's two workers) or times something keeps the machine.
 """
 
 import hashlib
