@@ -374,27 +374,35 @@ def spread(ratios: list[float]) -> dict:
     }
 
 
-def try_long_chain(lib, n: int, stack_limit: int | None = None) -> dict:
-    """One simplification of the long chain: its time, or the exception and how soon it came.
-
-    stack_limit (tinygrad only) raises tinygrad's REWRITE_STACK_LIMIT for this one call.
-    """
-    _wall, _cpu, outcome = checked(
-        f"{lib.name}: the chain of {n:,}", lambda: long_chain_once(lib, n, stack_limit)
-    )
+def try_long_chain(lib, n: int) -> dict:
+    """One simplification of the chain of n at the library's defaults, on a chain built for
+    it: its time, or the exception and how soon it came."""
+    name = f"{lib.name}: the chain of {n:,}"
+    outcome = checked(name, lambda: attempt(lib, lib.chain(n), n))[2]
+    gc.collect()
     return outcome
 
 
 STACK_ERROR = "stack too big"  # what tinygrad's RuntimeError says when its stack limit stops it
 
 
-def lowered_limit(lib, n: int) -> dict:
-    """Is the stack limit what stops tinygrad on the long chain? The chain of n, which the pairs
-    ran to the end at the default limit, once more with the limit lowered to n: on its way down
-    tinygrad's stack holds about two entries per addition, so the run must stop at once with
-    the error the long chain gave. (Raising the limit until the long chain passes would show it
-    too, for half a minute of tinygrad's time.)"""
-    return {**try_long_chain(lib, n, stack_limit=n), "limit": n}
+def stack_limit_runs(lib, n: int, long: int) -> tuple[dict, dict]:
+    """tinygrad on the chain of `long` at its defaults; then, to see whether its stack limit is
+    what stops it there, on the chain of n, which the pairs ran to the end at the default
+    limit, with the limit lowered to n: on its way down tinygrad's stack holds about two
+    entries per addition, so that run must stop at once with the same error. (Raising the
+    limit until the long chain passes shows it too, for half a minute of tinygrad's time.)
+    One chain serves both: the chain of n is the long one's source, long - n levels down."""
+    chain = short = lib.chain(long)
+    for _ in range(long - n):
+        short = short.src[0]
+    name = f"{lib.name}: the chain of {long:,}"
+    at_default = checked(name, lambda chain=chain: attempt(lib, chain, long))
+    name = f"{lib.name}: the chain of {n:,}, REWRITE_STACK_LIMIT={n:,}"
+    lowered = checked(name, lambda short=short: attempt(lib, short, n, stack_limit=n))
+    del chain, short
+    gc.collect()
+    return at_default[2], {**lowered[2], "limit": n}
 
 
 def lowered_claims(outcome: dict) -> list[str]:
@@ -406,9 +414,10 @@ def lowered_claims(outcome: dict) -> list[str]:
             f"{outcome['limit']:,}: {got}, not with {STACK_ERROR!r}"]  # fmt: skip
 
 
-def long_chain_once(lib, n: int, stack_limit: int | None) -> tuple[float, float, dict]:
+def attempt(lib, chain, n: int, stack_limit: int | None = None) -> tuple[float, float, dict]:
+    """One timed simplification of the chain of n, with tinygrad's REWRITE_STACK_LIMIT set to
+    stack_limit for the call when one is given: (wall, cpu, the outcome)."""
     lib.forget()
-    chain = lib.chain(n)
     error, result = None, None
     with Clock() as clock:
         try:
@@ -422,9 +431,8 @@ def long_chain_once(lib, n: int, stack_limit: int | None) -> tuple[float, float,
     outcome = {"n": n, "ok": error is None, "wall": clock.wall, "cpu": clock.cpu, "error": error}
     if result is not None:
         outcome.update(size=len(lib.nodes(result)), value_at_0=lib.chain_value(result))
-    del chain, result
+    del result
     lib.forget()
-    gc.collect()
     return clock.wall, clock.cpu, outcome
 
 
