@@ -57,6 +57,7 @@ def pytest_configure(config):
         "slow: takes more than a few seconds even at quick sizes",
         "mutation: runs planted bugs (opt-in: select with -m mutation)",
         "full_only(why): runs with --full only; why says where the quick run's check is",
+        "child_process: runs uopc in a child process only: one mode, not both (BOTH_MODES)",
     ):
         config.addinivalue_line("markers", marker)
 
@@ -118,7 +119,10 @@ BOTH_MODES = {
 
 def pytest_generate_tests(metafunc):
     quick = not metafunc.config.getoption("--full")
-    if quick and Path(metafunc.definition.fspath).name in BOTH_MODES:
+    # a test whose code runs in a child process: the child installs the overlay whatever this
+    # process's mode, so a plain twin would only run it again
+    in_child = metafunc.definition.get_closest_marker("child_process")
+    if quick and Path(metafunc.definition.fspath).name in BOTH_MODES and not in_child:
         metafunc.parametrize("speed_mode", ["overlay", "plain"], indirect=True)
 
 
