@@ -1,5 +1,6 @@
 """The demo programs in demos/: each runs from the repository root, exits 0, prints its quoted
-blocks under unique names in the expected order, and prints the same bytes on a second run.
+blocks under unique names in the expected order, and prints the same bytes on a second run (the
+build's saved run in out/demos/ when it is the same, a run of this test's own otherwise).
 
 A demo exits non-zero when one of its printed claims is false (programs.md, "Failed claims"), so
 a planted bug that changes what a demo shows fails here too. The book build cuts each output at
