@@ -1031,6 +1031,11 @@ def browser_report(child: subprocess.Popen) -> tuple[str, dict[str, str]]:
     return stdout + stderr, failed
 
 
+# Under -n 2 both tests go to one worker (tests/conftest.py: --dist loadgroup), where the module
+# fixture below starts both runs once; slow, they start before the short tests.
+BROWSER_RUNS = pytest.mark.xdist_group("browser-runs")
+
+
 @pytest.fixture(scope="module")
 def browser_runs(browser_book, tmp_path_factory):
     """The two runs of tests/browser, started together: on the small book, and on a copy with
@@ -1050,6 +1055,7 @@ def browser_runs(browser_book, tmp_path_factory):
 
 
 @pytest.mark.slow
+@BROWSER_RUNS
 def test_browser_tests_pass_on_the_small_book(browser_book, browser_runs):
     html = (browser_book / "site" / "short" / "one.html").read_text(encoding="utf-8")
     assert "2<sup>3</sup>" in html and "2<sup>5</sup>" in html  # pymdownx.caret
@@ -1091,6 +1097,7 @@ BROWSER_FAILURES = {  # each test the faulty copy must fail, and a word of what 
 
 
 @pytest.mark.slow
+@BROWSER_RUNS
 def test_browser_tests_catch_each_planted_fault(browser_runs):
     """One fault per test, all in one copy of the site and one run: each test fails on its own
     fault, by name."""
