@@ -2,7 +2,8 @@
 
 The unit and differential layers (BOTH_MODES) run twice at quick sizes: with the speed overlay
 installed, as everything else runs, and with the plain code alone (`uopc.speed.uninstall()`),
-so that each plain function is held to the same tests as its twin. At the book's sizes
+so that each plain function is held to the same tests as its twin (a test marked child_process,
+whose uopc runs in a child process with the overlay either way, runs once). At the book's sizes
 (`--full`) they run with the overlay only: the book's figures are that run's, and in plain mode
 they would only be counted twice."""
 
