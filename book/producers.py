@@ -11,7 +11,11 @@ programs. A row (docs/CONTRIBUTING.md says how the build uses them):
 - slow: checked by the `# sources:` hash on its first line instead of being made again in CI;
   timed: depends on the machine or the clock; full_only: left out of a quick run; echo: shown
   while it runs; always: made from other saved outputs, cheaply, on every run; from_site: a
-  print of the built site, made after the numbers in a full build.
+  print of the built site, made after the numbers in a full build;
+- one_core: one process on one core that times nothing (not timed, not CLOCKED) and reads no
+  saved output of another one_core row (one_core_problems checks it), so the build runs it
+  beside another such row, two at a time; a row that uses both cores (pytest -n 2, the
+  matrix's two workers) or times something keeps the machine.
 """
 
 import hashlib
@@ -79,6 +83,7 @@ class Producer:
     echo: bool = False
     always: bool = False
     from_site: bool = False
+    one_core: bool = False
 
     @property
     def sized(self) -> bool:
@@ -129,6 +134,11 @@ DEMO_INPUTS = {
 }
 
 
+# Demos that time something with the clock and print it (errors: the chain's build, toposort,
+# evaluate and simplify times): they run alone, never beside another row.
+CLOCKED = ("errors",)
+
+
 def reads_saved(stem: str) -> bool:
     """Whether a demo reads a saved output (out/...): it must run after the program that
     makes it, or a whole rebuild would leave it made from the old one."""
@@ -142,6 +152,25 @@ def demo(stem: str, *more: str, name: str = "", **flags) -> Producer:
     return Producer(name or f"demos/{stem}", ("{py}", f"demos/{stem}.py"), sources, **flags)
 
 
+def one_core_problems(rows) -> list[str]:
+    """What breaks the promise of one_core: a timed row (it must run alone), or a row that
+    reads the saved output of another one_core row, in its sources or its command (it could
+    run while that output is being written)."""
+    makers = {f"out/{row.name}.txt": row for row in rows}
+    problems = []
+    for row in rows:
+        if not row.one_core:
+            continue
+        if row.timed:
+            problems.append(f"{row.name}: timed, so it must run alone")
+        named = [str(part).replace("{out}", "out") for part in (*row.sources, *row.command)]
+        for path in named:
+            maker = makers.get(path)
+            if maker is not None and maker.one_core and maker is not row:
+                problems.append(f"{row.name}: reads {path}, which {maker.name} writes beside it")
+    return problems
+
+
 def all_producers(root: Path = ROOT) -> list[Producer]:
     """Every program of the book, in the order the build runs them."""
     rows = [
@@ -150,11 +179,21 @@ def all_producers(root: Path = ROOT) -> list[Producer]:
             ("{py}", path.name),
             (*PACKAGE, *SUPPORT, f"code/short/{path.name}"),
             cwd="code/short",
+            one_core=True,
         )
         for path in sorted((root / "code" / "short").glob("s[0-9][0-9]_*.py"))
     ]
     # a demo that reads a saved output of the slow programs runs after them (reads_saved)
-    rows += [demo(stem) for stem in DEMOS if not reads_saved(stem)]
+    rows += [demo(stem, one_core=stem not in CLOCKED) for stem in DEMOS if not reads_saved(stem)]
+    # the proofs here, not beside the tests they check: one_core, they run beside the demos
+    proofs = ("tests/proofs.py", *PACKAGE, *SUPPORT, "requirements.txt")
+    proved = ("{py}", proofs[0])
+    long = {"slow": True, "echo": True}  # hash-checked in CI, and shown while it runs
+    one_core = {"one_core": True}  # z3, in one process
+    rows.append(Producer("proofs/proofs", proved, proofs, quick=("--quick",), **one_core, **long))
+    # the further rules' claims (uopc/further.py), apart from the book's counts
+    further = (*proved, "--further")
+    rows.append(Producer("proofs/further", further, proofs, slow=True, **one_core))
     tinygrad = ("demos/tinygrad_demo.py", "book/protocol.py", "requirements.txt")
     rows.append(
         Producer("bench/tinygrad_demo", ("{py}", tinygrad[0]), tinygrad, slow=True, timed=True)
@@ -163,15 +202,10 @@ def all_producers(root: Path = ROOT) -> list[Producer]:
         demo("tinygrad_map", "requirements.txt", name="bench/tinygrad_map", slow=True, timed=True)
     )
     # a row's sources start with its program (sources[0]) where it runs from the root
-    long = {"slow": True, "echo": True}  # hash-checked in CI, and shown while it runs
     records = ("--records", "{out}/tests")
     tests = ("scripts/run_tests.py", *PACKAGE, *TEST_SUPPORT, counting_layers)
     full, quick = ("--full", *records), ("--quick", *records)
     rows.append(Producer("tests/counts", ("{py}", tests[0]), tests, full=full, quick=quick, **long))
-    proofs = ("tests/proofs.py", *PACKAGE, *SUPPORT, "requirements.txt")
-    rows.append(Producer("proofs/proofs", ("{py}", proofs[0]), proofs, quick=("--quick",), **long))
-    # the further rules' claims (uopc/further.py), apart from the book's counts
-    rows.append(Producer("proofs/further", ("{py}", proofs[0], "--further"), proofs, slow=True))
     matrix = (*PACKAGE, *TEST_SUPPORT, *HARNESS, package_tests)
     command = ("{py}", "tests/mutant_matrix.py")
     hints = ("--full", "--hints", "{out}/tests/mutant_hints.json")
@@ -183,7 +217,8 @@ def all_producers(root: Path = ROOT) -> list[Producer]:
     for mode, flags in (("overlay", ()), ("plain", ("--plain",))):
         layers = ("--layers", "ABCDEFGHIJKLMS", "--prefix", f"mutants_{mode}", *flags)
         rows.append(Producer(f"tests/mutant_matrix_{mode}", (*command, *layers), matrix, **long))
-    rows += [demo(stem) for stem in DEMOS if reads_saved(stem)]
+    # they read what the matrix and the tests wrote, which ran alone before them
+    rows += [demo(stem, one_core=stem not in CLOCKED) for stem in DEMOS if reads_saved(stem)]
     answers = (
         *PACKAGE,
         *SUPPORT,
@@ -195,6 +230,7 @@ def all_producers(root: Path = ROOT) -> list[Producer]:
         "demos/*.py",
         "out/tests/mutant_matrix.txt",  # one answer reads the saved matrix
     )
+    # alone: exercise 13.3 times a loop of ctypes calls against a loop in C
     rows.append(Producer("exercises/solutions", ("{py}", "code/exercises/solutions.py"), answers))
     bench = (*PACKAGE, "demos/bench*.py", "demos/tinygrad_demo.py", *SUPPORT)
     data = ("--json", "{out}/bench/bench.json")

@@ -9,6 +9,7 @@ listed (the import system lists every folder on the path; a new module there mat
 something imports it).
 """
 
+import fcntl
 import json
 import os
 from pathlib import Path
@@ -74,7 +75,14 @@ def current(name: str, out: Path, root: Path, declared: tuple | None = None) -> 
 
 
 def save(out: Path, name: str, entries: list[str], digest: str, seconds: float) -> None:
-    """File one program's record in out/used.json (the others' entries kept)."""
-    records = load(out)
-    records[name] = {"files": entries, "hash": digest, "seconds": round(seconds, 1)}
-    write_atomic(out / USED, json.dumps(dict(sorted(records.items())), indent=1) + "\n")
+    """File one program's record in out/used.json (the others' entries kept). Two programs
+    that the build runs at once each read the file, add their record and write it: a lock on
+    the folder makes them take turns, or the second to write would drop the first's record."""
+    folder = os.open(out, os.O_RDONLY)
+    try:
+        fcntl.flock(folder, fcntl.LOCK_EX)
+        records = load(out)
+        records[name] = {"files": entries, "hash": digest, "seconds": round(seconds, 1)}
+        write_atomic(out / USED, json.dumps(dict(sorted(records.items())), indent=1) + "\n")
+    finally:
+        os.close(folder)  # and the lock with it

@@ -206,10 +206,11 @@ def lock_cost(rounds: int = 1_000_000) -> float:
 
 
 def twins_weighed(expressions, turns: int) -> dict:
-    """Cpu seconds of the expressions with every twin, with none, and with each left out in
-    turn, interleaved (one untimed turn first); each figure over the time with every twin."""
+    """Cpu seconds of the expressions with every twin and with each left out in turn,
+    interleaved (one untimed turn first); each figure over the time with every twin. (The plain
+    code, every twin left out, is weighed in the pairs already: block overlay.)"""
     every = Uopc()
-    configs = [every, plain_uopc()]
+    configs = [every]
     configs += [UopcOverlay(f"uopc, without {name}", (name,)) for name in speed.twin_names()]
     times = interleaved(
         configs, f"simplify {len(expressions):,} expressions",
@@ -373,20 +374,50 @@ def spread(ratios: list[float]) -> dict:
     }
 
 
-def try_long_chain(lib, n: int, stack_limit: int | None = None) -> dict:
-    """One simplification of the long chain: its time, or the exception and how soon it came.
-
-    stack_limit (tinygrad only) raises tinygrad's REWRITE_STACK_LIMIT for this one call.
-    """
-    _wall, _cpu, outcome = checked(
-        f"{lib.name}: the chain of {n:,}", lambda: long_chain_once(lib, n, stack_limit)
-    )
+def try_long_chain(lib, n: int) -> dict:
+    """One simplification of the chain of n at the library's defaults, on a chain built for
+    it: its time, or the exception and how soon it came."""
+    name = f"{lib.name}: the chain of {n:,}"
+    outcome = checked(name, lambda: attempt(lib, lib.chain(n), n))[2]
+    gc.collect()
     return outcome
 
 
-def long_chain_once(lib, n: int, stack_limit: int | None) -> tuple[float, float, dict]:
+STACK_ERROR = "stack too big"  # what tinygrad's RuntimeError says when its stack limit stops it
+
+
+def stack_limit_runs(lib, n: int, long: int) -> tuple[dict, dict]:
+    """tinygrad on the chain of `long` at its defaults; then, to see whether its stack limit is
+    what stops it there, on the chain of n, which the pairs ran to the end at the default
+    limit, with the limit lowered to n: on its way down tinygrad's stack holds about two
+    entries per addition, so that run must stop at once with the same error. (Raising the
+    limit until the long chain passes shows it too, for half a minute of tinygrad's time.)
+    One chain serves both: the chain of n is the long one's source, long - n levels down."""
+    chain = short = lib.chain(long)
+    for _ in range(long - n):
+        short = short.src[0]
+    name = f"{lib.name}: the chain of {long:,}"
+    at_default = checked(name, lambda chain=chain: attempt(lib, chain, long))
+    name = f"{lib.name}: the chain of {n:,}, REWRITE_STACK_LIMIT={n:,}"
+    lowered = checked(name, lambda short=short: attempt(lib, short, n, stack_limit=n))
+    del chain, short
+    gc.collect()
+    return at_default[2], {**lowered[2], "limit": n}
+
+
+def lowered_claims(outcome: dict) -> list[str]:
+    """The lowered limit stopped tinygrad, and with its stack error."""
+    if not outcome["ok"] and STACK_ERROR in outcome["error"]:
+        return []
+    got = "finished" if outcome["ok"] else f"stopped with {outcome['error']}"
+    return [f"tinygrad, the chain of {outcome['n']:,} at REWRITE_STACK_LIMIT="
+            f"{outcome['limit']:,}: {got}, not with {STACK_ERROR!r}"]  # fmt: skip
+
+
+def attempt(lib, chain, n: int, stack_limit: int | None = None) -> tuple[float, float, dict]:
+    """One timed simplification of the chain of n, with tinygrad's REWRITE_STACK_LIMIT set to
+    stack_limit for the call when one is given: (wall, cpu, the outcome)."""
     lib.forget()
-    chain = lib.chain(n)
     error, result = None, None
     with Clock() as clock:
         try:
@@ -400,9 +431,8 @@ def long_chain_once(lib, n: int, stack_limit: int | None) -> tuple[float, float,
     outcome = {"n": n, "ok": error is None, "wall": clock.wall, "cpu": clock.cpu, "error": error}
     if result is not None:
         outcome.update(size=len(lib.nodes(result)), value_at_0=lib.chain_value(result))
-    del chain, result
+    del result
     lib.forget()
-    gc.collect()
     return clock.wall, clock.cpu, outcome
 
 
@@ -476,19 +506,37 @@ def same_as_common(expressions) -> None:
             )
 
 
-def measure(lib, expressions, references) -> tuple[dict, list[str]]:
-    """Nodes before and after, and every simplified expression checked on every point."""
+def measure(lib, expressions, references, further=None) -> tuple[dict, list[str]]:
+    """Nodes before and after, and every simplified expression checked on every point; with
+    `further` (the same library, other rules: its entry under "further"), its results of the
+    same graphs too, each checked where it is not the very node of the first's result (the
+    same node has the same values, already checked)."""
     roots = [build(lib, e) for e in expressions]
     results = [lib.simplify(root) for root in roots]
     entry = {"before": count_nodes(lib, roots), "after": count_nodes(lib, results)}
-    checked, failures = 0, []
-    for seed, (root, result, expected) in enumerate(zip(roots, results, references, strict=True)):
-        points, found = lib.check(seed, root, result, expected)
-        checked, failures = checked + points, failures + found
-    entry.update(points_checked=checked, failures=len(failures))
-    del roots, results, root, result  # the loop's names too: no node may outlive this
+    failures = on_points(lib, entry, roots, results, references)
+    if further is not None:
+        more = [further.simplify(root) for root in roots]
+        entry["further"] = {"before": entry["before"], "after": count_nodes(further, more)}
+        failures += on_points(further, entry["further"], roots, more, references, results)
+        del more
+    del roots, results  # no node may outlive this
     lib.forget()
     return entry, failures
+
+
+def on_points(lib, entry, roots, results, references, checked=None) -> list[str]:
+    """Each result checked on every point (a node of `checked`, seed by seed, counts as
+    checked); the points and the failures go into entry, the failures' messages out."""
+    points, failures = 0, []
+    for seed, (root, result, expected) in enumerate(zip(roots, results, references, strict=True)):
+        if checked is not None and result is checked[seed]:
+            points += len(POINTS)
+            continue
+        found_points, found = lib.check(seed, root, result, expected)
+        points, failures = points + found_points, failures + found
+    entry.update(points_checked=points, failures=len(failures))
+    return failures
 
 
 def chain_claims(name: str, outcome: dict) -> list[str]:

@@ -3,6 +3,7 @@ listings and the numbers. A whole rebuild (--force) records its time for appendi
 the sized and timed outputs go to build/quick/out/, never to out/, and the planted bugs are left
 out. --deterministic-into DIR: only the outputs that must come out the same bytes, all of them,
 into DIR (scripts/check_stale.py compares them with out/). A failing program stops the build.
+Rows marked one_core in book/producers.py run two at a time; every other row runs alone.
 """
 
 import argparse
@@ -12,6 +13,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from book import used
@@ -19,6 +21,8 @@ from book.files import ROOT, stamp_problem, write_atomic
 from book.own_tree import require_own_uopc
 from book.producers import PRODUCERS, Producer
 from book.protocol import read_header
+
+BESIDE = 2  # one_core rows run at once: one on each of the two cores of the book's machine
 
 
 class Build:
@@ -52,28 +56,82 @@ class Build:
     def hash_of(self, row: Producer) -> str:
         return used.current(row.name, self.root_of(row), self.repo, row.sources)[0]
 
-    def run(self, row: Producer) -> None:
+    def command(self, row: Producer) -> list[str]:
         root = self.root_of(row)
         command = [self.python, str(ROOT / "scripts" / "save_output.py"), "--root", str(root)]
         command += ["--cwd", str(self.repo / row.cwd), "--tree", str(self.repo)]
         command += ["--echo"] if row.echo else []
         command += ["--timed"] if row.timed else []  # no audit hook in what it measures
         command += [row.kind, row.name.split("/", 1)[1], "--"]
-        command += row.argv(self.python, self.quick, root)
-        say(f"{row.name}: {' '.join(row.argv('python', self.quick, root))}")
-        status = subprocess.run(command, cwd=ROOT).returncode
+        return command + row.argv(self.python, self.quick, root)
+
+    def title(self, row: Producer) -> str:
+        return f"{row.name}: {' '.join(row.argv('python', self.quick, self.root_of(row)))}"
+
+    def run(self, row: Producer) -> None:
+        say(self.title(row))
+        status = subprocess.run(self.command(row), cwd=ROOT).returncode
         if status != 0:
-            raise SystemExit(f"build_book: {row.name} failed (exit {status}); nothing saved")
+            raise SystemExit(failed(row, status))
         self.ran.append(row.name)
 
-    def step(self, row: Producer, force: bool) -> None:
-        """Run the row when forced, when it is made every time (`always`: from other saved
-        outputs, cheaply), or when the hash of the files its last run used (book/used.py)
+    def due(self, row: Producer, force: bool) -> bool:
+        """Whether the row runs: when forced, when it is made every time (`always`: from other
+        saved outputs, cheaply), or when the hash of the files its last run used (book/used.py)
         differs from the one saved with its output or its output is missing or not whole."""
-        if force or row.always or self.saved_hash(row) != self.hash_of(row):
+        return force or row.always or self.saved_hash(row) != self.hash_of(row)
+
+    def step(self, row: Producer, force: bool) -> None:
+        if self.due(row, force):
             self.run(row)
         else:
             self.reused.append(row.name)
+
+    def steps(self, rows: list[Producer], force: bool) -> None:
+        """Every row in the table's order, each stretch of one_core rows two at a time."""
+        stretch: list[Producer] = []
+        for row in rows:
+            if row.one_core:
+                stretch.append(row)
+                continue
+            self.beside(stretch, force)
+            stretch = []
+            self.step(row, force)  # alone: what ran before it has ended
+        self.beside(stretch, force)
+
+    def beside(self, rows: list[Producer], force: bool) -> None:
+        """Run the rows that are due, BESIDE at a time. None reads what another writes
+        (producers.one_core_problems), so the order they start and end in does not matter:
+        the longest start first (by their last run's time), the short ones fill in beside
+        them. Each row's lines are held and shown whole, in the table's order, so that two
+        rows' lines never mix; a failure stops the build when the rows started have ended."""
+        due = [row for row in rows if self.due(row, force)]
+        self.reused += [row.name for row in rows if row not in due]
+        if len(due) < 2:
+            for row in due:
+                self.run(row)  # as it runs, echo and all
+            return
+        with ThreadPoolExecutor(BESIDE) as pool:
+            longest = sorted(due, key=self.last_seconds, reverse=True)
+            started = {row.name: pool.submit(self.held, row) for row in longest}
+            for row in due:
+                status, lines = started[row.name].result()
+                print(lines, end="", flush=True)
+                if status != 0:
+                    pool.shutdown(cancel_futures=True)  # the rows not yet started never start
+                    raise SystemExit(failed(row, status))
+                self.ran.append(row.name)
+
+    def last_seconds(self, row: Producer) -> float:
+        """The seconds its last run took (book/used.py), 0 when there is no record."""
+        return used.load(self.root_of(row)).get(row.name, {}).get("seconds", 0.0)
+
+    def held(self, row: Producer) -> tuple[int, str]:
+        """Run the row with its lines (the program's own when it echoes, save_output's) held."""
+        done = subprocess.run(
+            self.command(row), cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+        )
+        return done.returncode, f"\n== {self.title(row)}\n" + done.stdout.decode("utf-8")
 
     def finish(self) -> None:
         """The figures, the listings and the numbers: made every time, from what is saved."""
@@ -86,6 +144,10 @@ class Build:
         check([self.python, "scripts/make_excerpts.py", "--out", str(self.excerpts)])
         say("the numbers (scripts/make_numbers.py)")
         check([self.python, "scripts/make_numbers.py", "--out", str(self.out)])
+
+
+def failed(row: Producer, status: int) -> str:
+    return f"build_book: {row.name} failed (exit {status}); nothing saved"
 
 
 def say(text: str) -> None:
@@ -140,9 +202,7 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory(prefix="uopc-build-cache-") as cache:
         os.environ["UOPC_CACHE"] = cache  # one cache of compiled libraries for the whole run
         rows = chosen_rows(options)
-        for row in rows:
-            if not row.from_site:
-                build.step(row, force)
+        build.steps([row for row in rows if not row.from_site], force)
     build.finish()
     printed = len(build.ran)
     if not (options.quick or options.deterministic_into):  # the PDF prints the site just made

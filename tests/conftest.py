@@ -2,7 +2,8 @@
 
 The unit and differential layers (BOTH_MODES) run twice at quick sizes: with the speed overlay
 installed, as everything else runs, and with the plain code alone (`uopc.speed.uninstall()`),
-so that each plain function is held to the same tests as its twin. At the book's sizes
+so that each plain function is held to the same tests as its twin (a test marked child_process,
+whose uopc runs in a child process with the overlay either way, runs once). At the book's sizes
 (`--full`) they run with the overlay only: the book's figures are that run's, and in plain mode
 they would only be counted twice."""
 
@@ -57,6 +58,7 @@ def pytest_configure(config):
         "slow: takes more than a few seconds even at quick sizes",
         "mutation: runs planted bugs (opt-in: select with -m mutation)",
         "full_only(why): runs with --full only; why says where the quick run's check is",
+        "child_process: runs uopc in a child process only: one mode, not both (BOTH_MODES)",
     ):
         config.addinivalue_line("markers", marker)
 
@@ -118,7 +120,10 @@ BOTH_MODES = {
 
 def pytest_generate_tests(metafunc):
     quick = not metafunc.config.getoption("--full")
-    if quick and Path(metafunc.definition.fspath).name in BOTH_MODES:
+    # a test whose code runs in a child process: the child installs the overlay whatever this
+    # process's mode, so a plain twin would only run it again
+    in_child = metafunc.definition.get_closest_marker("child_process")
+    if quick and Path(metafunc.definition.fspath).name in BOTH_MODES and not in_child:
         metafunc.parametrize("speed_mode", ["overlay", "plain"], indirect=True)
 
 

@@ -223,6 +223,38 @@ def test_the_pairs_are_interleaved_in_order_after_the_warmup(bench_tinygrad):
     assert out["tinygrad"]["last"] == 8.0
 
 
+def test_only_the_stack_error_under_the_lowered_limit_is_no_false_claim(bench_tinygrad):
+    from bench_graphs import lowered_claims
+
+    tried = {"n": 100, "limit": 100, "ok": False}
+    error = "RuntimeError: infinite loop in graph_rewrite (stack too big)"
+    assert lowered_claims({**tried, "error": error}) == []
+    finished = lowered_claims({**tried, "ok": True, "error": None})
+    assert finished == [
+        "tinygrad, the chain of 100 at REWRITE_STACK_LIMIT=100: finished, not with 'stack too big'"
+    ]
+    other = lowered_claims({**tried, "error": "RecursionError: maximum recursion depth"})
+    assert len(other) == 1 and "stopped with RecursionError" in other[0]
+
+
+def test_a_further_result_is_checked_unless_it_is_the_very_node_checked(bench_tinygrad):
+    from bench_graphs import POINTS, on_points
+
+    class Checker:
+        seeds: list = []
+
+        def check(self, seed, root, result, expected):
+            self.seeds.append(seed)
+            return len(POINTS), [] if result == expected else [f"seed {seed} wrong"]
+
+    same, other, wrong = "r0", "r1", "r2"
+    entry = {}
+    found = on_points(Checker(), entry, [0, 1, 2], [same, other, wrong], [same, other, "x"],
+                      checked=[same, "r1 before", "r2 before"])  # fmt: skip
+    assert Checker.seeds == [1, 2] and found == ["seed 2 wrong"]
+    assert entry == {"points_checked": 3 * len(POINTS), "failures": 1}
+
+
 def test_median_and_spread_of_the_ratios(bench_tinygrad):
     from bench_graphs import spread
 

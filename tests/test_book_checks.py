@@ -978,9 +978,9 @@ WIDE_SVG = (
 
 
 # ---------------------------------------------------------------------------------------------
-# The browser tests (tests/browser/): one small book built once, then two runs of them in a child
-# process, one browser each: the clean site passes, and a copy with one planted fault per test
-# fails each of those tests, by name
+# The browser tests (tests/browser/): one small book built once, then two runs of them side by
+# side, each in a child process with a browser of its own: the clean site passes, and a copy with
+# one planted fault per test fails each of those tests, by name
 # ---------------------------------------------------------------------------------------------
 
 # the small book has no appendix F, no appendix B, no content tabs and no printed PDF (build()
@@ -1010,25 +1010,59 @@ def browser_book(tmp_path_factory) -> Path:
     return book
 
 
-def browser_tests(site: Path, shots: Path, chosen: str) -> tuple[str, dict[str, str]]:
-    """Runs tests/browser on the site (those whose names match `chosen`, pytest's -k): its
-    report, and {failed test id: its message}."""
-    done = run("-m", "pytest", REPO / "tests" / "browser", "--site", site, "--shots", shots,
-               "-k", chosen, "-p", "no:cacheprovider", "-vv", "--tb=no", "-rfE")  # fmt: skip
+def start_browser_tests(site: Path, shots: Path, chosen: str) -> subprocess.Popen:
+    """Starts tests/browser on the site (those whose names match `chosen`, pytest's -k) in a
+    child process; browser_report reads what it said."""
+    command = [sys.executable, "-m", "pytest", REPO / "tests" / "browser", "--site", site,
+               "--shots", shots, "-k", chosen, "-p", "no:cacheprovider", "-vv", "--tb=no",
+               "-rfE"]  # fmt: skip
+    return subprocess.Popen(
+        list(map(str, command)), cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+
+
+def browser_report(child: subprocess.Popen) -> tuple[str, dict[str, str]]:
+    """The report of a run start_browser_tests started, and {failed test id: its message}."""
+    stdout, stderr = child.communicate(timeout=600)
     failed: dict[str, str] = {}
     for test, said in re.findall(r"^(?:FAILED|ERROR) tests/browser/(\S+)(?: - (.*))?$",
-                                 done.stdout, re.M):  # fmt: skip
+                                 stdout, re.M):  # fmt: skip
         failed.setdefault(test, said)  # -rfE: a test's failure first, then its teardown's error
-    return done.stdout + done.stderr, failed
+    return stdout + stderr, failed
+
+
+# Under -n 2 both tests go to one worker (tests/conftest.py: --dist loadgroup), where the module
+# fixture below starts both runs once; slow, they start before the short tests.
+BROWSER_RUNS = pytest.mark.xdist_group("browser-runs")
+
+
+@pytest.fixture(scope="module")
+def browser_runs(browser_book, tmp_path_factory):
+    """The two runs of tests/browser, started together: on the small book, and on a copy with
+    the faults planted (planted_site). Each waits on its browser more than it computes, so the
+    two side by side take little longer than the longer alone. {"clean"/"faulty": (its child
+    process, its screenshots folder)}; a run no test read is stopped at the end."""
+    folder = tmp_path_factory.mktemp("browser-runs")
+    sites = {"clean": browser_book / "site", "faulty": planted_site(browser_book, folder)}
+    chosen = {"clean": CLEAN_RUN, "faulty": FAULT_RUN}
+    runs = {name: (start_browser_tests(site, folder / f"shots-{name}", chosen[name]),
+                   folder / f"shots-{name}") for name, site in sites.items()}  # fmt: skip
+    yield runs
+    for child, _ in runs.values():
+        if child.poll() is None:
+            child.kill()
+        child.communicate()
 
 
 @pytest.mark.slow
-def test_browser_tests_pass_on_the_small_book(browser_book, tmp_path):
+@BROWSER_RUNS
+def test_browser_tests_pass_on_the_small_book(browser_book, browser_runs):
     html = (browser_book / "site" / "short" / "one.html").read_text(encoding="utf-8")
     assert "2<sup>3</sup>" in html and "2<sup>5</sup>" in html  # pymdownx.caret
-    report, failed = browser_tests(browser_book / "site", tmp_path / "shots", CLEAN_RUN)
+    child, shots = browser_runs["clean"]
+    report, failed = browser_report(child)
     assert not failed and re.search(r"= \d+ passed, \d+ deselected in ", report), report
-    assert (tmp_path / "shots" / "step-dark.png").exists()
+    assert (shots / "step-dark.png").exists()
 
 
 BROWSER_FAULTS = [  # (file of the site, text, its replacement): one fault for each test below
@@ -1063,12 +1097,21 @@ BROWSER_FAILURES = {  # each test the faulty copy must fail, and a word of what 
 
 
 @pytest.mark.slow
-def test_browser_tests_catch_each_planted_fault(browser_book, tmp_path):
+@BROWSER_RUNS
+def test_browser_tests_catch_each_planted_fault(browser_runs):
     """One fault per test, all in one copy of the site and one run: each test fails on its own
-    fault, by name. Besides BROWSER_FAULTS, the one-page edition loses a page, a figure too
-    wide for a phone comes without its caption in the lightbox, and a tall one loses the
-    site's style for opened figures."""
-    site = Path(shutil.copytree(browser_book / "site", tmp_path / "site"))
+    fault, by name."""
+    report, failed = browser_report(browser_runs["faulty"][0])
+    for test, said in BROWSER_FAILURES.items():
+        assert test in failed, f"{test} did not fail:\n{report}"
+        assert said in (failed[test] or ""), f"{test} said {failed[test]!r}"
+
+
+def planted_site(book: Path, folder: Path) -> Path:
+    """A copy of the small book's site with BROWSER_FAULTS planted; besides them, the one-page
+    edition loses a page, a figure too wide for a phone comes without its caption in the
+    lightbox, and a tall one loses the site's style for opened figures."""
+    site = Path(shutil.copytree(book / "site", folder / "site"))
     add_figure(site, "wide.svg", WIDE_SVG, caption_in_lightbox=False)
     add_figure(site, "tall.svg", TALL_SVG)
     for name, old, new in BROWSER_FAULTS:
@@ -1078,10 +1121,7 @@ def test_browser_tests_catch_each_planted_fault(browser_book, tmp_path):
     end = text.index("</section>", start) + len("</section>")
     (site / "book.html").write_text(text[:start] + text[end:], encoding="utf-8")
     (site / "stylesheets" / "generated.css").write_text("", encoding="utf-8")
-    report, failed = browser_tests(site, tmp_path / "shots", FAULT_RUN)
-    for test, said in BROWSER_FAILURES.items():
-        assert test in failed, f"{test} did not fail:\n{report}"
-        assert said in (failed[test] or ""), f"{test} said {failed[test]!r}"
+    return site
 
 
 def add_figure(site: Path, name: str, svg: str, caption_in_lightbox: bool = True) -> None:

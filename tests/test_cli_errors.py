@@ -287,8 +287,8 @@ def chain_value(nodes: int, x: int) -> int:
 
 @pytest.mark.slow
 def test_a_huge_program_runs_or_is_refused_in_one_line(capsys, tmp_path):
-    """200,000 nodes (30,000 at quick sizes, still past the limit of 20,000 lines of C)."""
-    nodes = size(30_000, 200_000)
+    """200,000 nodes (21,000 at quick sizes, still past the limit of 20,000 lines of C)."""
+    nodes = size(21_000, 200_000)
     path = write(tmp_path, chain(nodes))
     start = time.monotonic()
     result = in_process(capsys, "run", path, "5")

@@ -352,6 +352,7 @@ def uopc(tmp_path, *args):
     return done.returncode, done.stdout, done.stderr
 
 
+@pytest.mark.child_process
 def test_command_line(tmp_path):
     path = tmp_path / "recombine.uop"
     path.write_text(dumps((i // 4) * 4 + i % 4), encoding="utf-8")

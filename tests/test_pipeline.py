@@ -25,6 +25,7 @@ import random
 import shutil
 import signal
 import struct
+import subprocess
 import sys
 import time
 import traceback
@@ -1106,7 +1107,38 @@ def report_layer(name, layer) -> None:
     """Run a layer, record its count and the default matcher's rules that fired in it.
 
     pytest's workers each run some of the layers, so the rules that fired in no layer are
-    worked out from these lines (scripts/summary.py), not in any one process."""
+    worked out from these lines (scripts/summary.py), not in any one process. A counted run
+    (UOPC_COUNTS set: scripts/run_tests.py) runs the layer alone, in a fresh interpreter: see
+    count_alone."""
+    if os.environ.get("UOPC_COUNTS") and not os.environ.get("UOPC_LAYER_ALONE"):
+        count_alone(name, layer)
+    else:
+        record_layer(name, layer)
+
+
+def count_alone(name, layer) -> None:
+    """The layer in a fresh interpreter, which records its lines itself. Canonical order
+    compares ids, and a node that an earlier test left alive keeps its older id, so in a
+    worker that has run other tests some rewrites go the other way and a count moves (the
+    overflow layer's, by hundreds of checks, from one run of the suite to the next). Alone,
+    the count is the same on every run, and the same as the layer run alone by hand."""
+    code = f"import test_pipeline as t; t.record_layer({name!r}, t.{layer.__name__})"
+    env = dict(os.environ, UOPC_LAYER_ALONE="1")
+    here = os.path.dirname(os.path.abspath(__file__))  # `python -c` imports from its folder
+    child = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=here,
+        env=env,
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    print(child.stdout, end="")
+    if child.returncode != 0:
+        pytest.fail(f"layer {name}, run alone, exited {child.returncode}:\n{child.stdout}")
+
+
+def record_layer(name, layer) -> None:
     before = collections.Counter(default.fired)
     protocol.report("pipeline", name, layer())
     fired = default.fired - before

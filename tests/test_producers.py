@@ -11,7 +11,14 @@ import build_book  # scripts/, on the path by pytest's pythonpath (pyproject.tom
 import pytest
 
 from book import used
-from book.producers import FIGURES, PRODUCERS, Producer, source_files, sources_hash
+from book.producers import (
+    FIGURES,
+    PRODUCERS,
+    Producer,
+    one_core_problems,
+    source_files,
+    sources_hash,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -82,6 +89,87 @@ def test_a_failing_program_stops_the_build_and_keeps_the_old_output(tmp_path):
     with pytest.raises(SystemExit, match="demos/p failed"):
         build.step(row, force=False)
     assert (tmp_path / "out" / "demos" / "p.txt").read_text() == "hello\n"
+
+
+def test_one_core_rows_are_untimed_and_read_no_output_made_beside_them():
+    assert one_core_problems(list(PRODUCERS.values())) == []
+    writer = Producer("demos/w", ("{py}", "w.py"), ("w.py",), one_core=True)
+    reader = Producer("demos/r", ("{py}", "r.py", "{out}/demos/w.txt"), ("r.py",), one_core=True)
+    timed = Producer("demos/t", ("{py}", "t.py"), ("t.py",), one_core=True, timed=True)
+    assert one_core_problems([writer, reader, timed]) == [
+        "demos/r: reads out/demos/w.txt, which demos/w writes beside it",
+        "demos/t: timed, so it must run alone",
+    ]
+    alone = dataclasses.replace(writer, one_core=False)  # it ends before the reader starts
+    assert one_core_problems([alone, reader]) == []
+
+
+BESIDE = """\
+import sys, time
+with open(sys.argv[1], "a") as log:
+    log.write(f"{sys.argv[2]} start {time.time()}\\n")
+time.sleep(0.5)
+with open(sys.argv[1], "a") as log:
+    log.write(f"{sys.argv[2]} end {time.time()}\\n")
+print(f"@@ block one\\n{sys.argv[2]}")
+sys.exit(int(sys.argv[3]))
+"""
+
+
+def beside_rows(tmp_path: Path, fails: str = "") -> tuple[build_book.Build, list, Path]:
+    """Three one_core rows a, b, c of a program that logs when it starts and ends, sleeps
+    half a second, prints its name, and exits 1 if it is `fails`."""
+    build, _ = small_build(tmp_path)
+    (build.repo / "beside.py").write_text(BESIDE)
+    log = tmp_path / "log.txt"
+    rows = [
+        Producer(f"demos/{name}", ("{py}", "beside.py", str(log), name, str(int(name == fails))),
+                 ("beside.py",), one_core=True)
+        for name in "abc"
+    ]  # fmt: skip
+    return build, rows, log
+
+
+def test_one_core_rows_run_two_at_a_time_their_lines_whole_and_in_order(tmp_path, capsys):
+    build, rows, log = beside_rows(tmp_path)
+    build.steps(rows, force=False)
+    assert build.ran == ["demos/a", "demos/b", "demos/c"]
+    times = {
+        tuple(line.split()[:2]): float(line.split()[2])
+        for line in log.read_text().split("\n")
+        if line
+    }
+    assert times["b", "start"] < times["a", "end"]  # a and b at once
+    assert times["c", "start"] >= min(times["a", "end"], times["b", "end"])  # never three
+    shown = capsys.readouterr().out
+    heads = [shown.index(f"== demos/{name}: ") for name in "abc"]
+    saved = [shown.index(f"/demos/{name}.txt (") for name in "abc"]  # save_output: "saved ..."
+    assert heads[0] < saved[0] < heads[1] < saved[1] < heads[2] < saved[2], shown
+    build.steps(rows, force=False)  # nothing changed: none runs again
+    assert build.reused == ["demos/a", "demos/b", "demos/c"]
+
+
+def test_the_longest_one_core_row_starts_first_its_lines_still_in_order(tmp_path, capsys):
+    build, rows, log = beside_rows(tmp_path)
+    build.steps(rows, force=False)
+    out = tmp_path / "out"
+    for name in "abc":  # as if c had taken longest last time
+        used.save(out, f"demos/{name}", ["beside.py"], "0" * 12, 9.0 if name == "c" else 1.0)
+    log.unlink()
+    capsys.readouterr()
+    build.steps(rows, force=True)
+    starts = [line.split()[0] for line in log.read_text().split("\n") if "start" in line]
+    assert starts[2] == "b", starts  # c and a first, b when one of them has ended
+    shown = capsys.readouterr().out
+    assert shown.index("== demos/a") < shown.index("== demos/b") < shown.index("== demos/c")
+
+
+def test_a_failing_one_core_row_stops_the_build_naming_it(tmp_path, capsys):
+    build, rows, _ = beside_rows(tmp_path, fails="a")
+    with pytest.raises(SystemExit, match="demos/a failed"):
+        build.steps(rows, force=False)
+    assert build.ran == []
+    assert "demos/b" not in capsys.readouterr().out  # the build stops at the first failure
 
 
 def test_run_all_help_names_the_variants():
@@ -268,3 +356,20 @@ def test_a_scanned_folder_s_hash_sees_its_files_not_caches(tmp_path):
     assert used.used_hash(["tests/"], tmp_path) == before
     (tmp_path / "tests" / "test_b.py").write_text("y = 2\n")
     assert used.used_hash(["tests/"], tmp_path) != before
+
+
+SAVES = """\
+import sys
+from pathlib import Path
+from book import used
+for k in range(40):
+    used.save(Path(sys.argv[1]), f"demos/{sys.argv[2]}{k}", ["p.py"], "0" * 12, 1.0)
+"""
+
+
+def test_rows_that_run_at_once_keep_each_other_s_records(tmp_path):
+    """used.save reads, adds and writes out/used.json: two programs saving at once take turns."""
+    command = [sys.executable, "-c", SAVES, str(tmp_path)]
+    runs = [subprocess.Popen([*command, name], cwd=ROOT) for name in "ab"]
+    assert [run.wait() for run in runs] == [0, 0]
+    assert len(used.load(tmp_path)) == 80

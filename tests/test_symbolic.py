@@ -253,18 +253,22 @@ def test_simplify_is_idempotent_on_examples():
         assert simplify(once) is once
 
 
-# quick: the smallest round length whose sum 1 + 2 + ... + n wraps past INT_MAX
-LONG_CHAIN = size(70_000, 200_000)
+# A chain twenty times deeper than Python's default recursion limit at quick sizes, the
+# benchmark's length with --full. Its addends are step * STRIDE: at the book's size 1 + 2 + ...
+# + n wraps past INT_MAX by itself; the quick chain's steps are a thousand times larger so that
+# its sum wraps too (more than once), at a seventh of the length that plain steps would need.
+LONG_CHAIN = size(10_000, 200_000)
+STRIDE = size(1_000, 1)
 
 
-@pytest.mark.slow  # seconds in plain mode: under -n 2 it starts early (tests/conftest.py)
+@pytest.mark.slow  # a second in plain mode: under -n 2 it starts early (tests/conftest.py)
 def test_long_chain_of_additions():
     chain = x
     for step in range(1, LONG_CHAIN + 1):
-        chain = chain + step
+        chain = chain + step * STRIDE
     assert len(chain.toposort()) == 2 * LONG_CHAIN + 1
     result = simplify(chain)
-    total = LONG_CHAIN * (LONG_CHAIN + 1) // 2
+    total = STRIDE * LONG_CHAIN * (LONG_CHAIN + 1) // 2
     assert total > INT_MAX  # so that the folded constant wraps
     assert result is x + ((total - INT_MIN) % 2**32 + INT_MIN)  # -1474736480 at 200,000
 

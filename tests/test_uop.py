@@ -636,6 +636,7 @@ for op, srcs in cases:  # the first node of its op in this process, so its shelf
 """
 
 
+@pytest.mark.child_process
 def test_unhashable_arg_is_a_uop_error_even_for_the_first_node_of_its_op():
     """Run in a fresh interpreter, where no RECIP, EXP2 or AFTER node exists yet."""
     env = {**os.environ, "PYTHONPATH": str(pathlib.Path(__file__).resolve().parent.parent)}
