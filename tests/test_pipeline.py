@@ -525,13 +525,23 @@ def layer_special(programs=None, inputs=None) -> int:
         if simpler is root:
             continue  # an unchanged program cannot differ from itself
         changed += 1
-        root_value, simpler_value = evaluator(root), evaluator(simpler)
-        for env in special_inputs(r, params, inputs):
-            checks += compare_values("special", seed, root, simpler, env, root_value(env),
-                                     simpler_value)  # fmt: skip
+        points = special_inputs(r, params, inputs)
+        checks += compare_at_points("special", seed, root, simpler, points)
     print(f"special: {changed} of {programs} programs changed by simplify; {checks} checks")
     state("special_programs_changed", changed)
     state("special_programs_built", programs)
+    return checks
+
+
+def compare_at_points(layer, seed, root, simpler, points) -> int:
+    """compare_values at every point, in order, each value computed beforehand (values_at)
+    where no evaluation raises, else point by point."""
+    root_value, simpler_value = evaluator(root), evaluator(simpler)
+    known, checks = values_at([root, simpler], points), 0
+    for i, env in enumerate(points):
+        want = root_value(env) if known is None else known[0][i]
+        got = simpler_value if known is None else (lambda env, i=i: known[1][i])
+        checks += compare_values(layer, seed, root, simpler, env, want, got)
     return checks
 
 
