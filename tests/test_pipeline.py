@@ -12,7 +12,11 @@ and is shrunk (`verify/shrink.py`) to a small program that still fails, printed 
 
 Invariants: program n of a layer comes from `random.Random(SEED_BASE[layer] + n)`, so a failure
 names a reproducible seed; nothing here inserts the repository root in front of `sys.path`
-(planted-bug runs put a mutated copy of `uopc` first on PYTHONPATH).
+(planted-bug runs put a mutated copy of `uopc` first on PYTHONPATH). The layers that evaluate a
+program at many inputs (special, exhaustive, overflow) compute every value first, each node once
+per distinct input (values_at: the interpreter's own steps, the same values), then check the
+inputs in order; where some evaluation raises they go input by input as before, so that a
+failure is met at the same input with the same report.
 """
 
 import collections
