@@ -22,6 +22,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -252,6 +253,11 @@ def test_tiny_run_prints_matrix_list_and_numbers(tree):
         "mutants_matrix_rows": "2",
         "mutants_missed": "0",
     }
+    # the children's bytecode stays in the tree's build/ for the next run, but not a copy's
+    cache = tree / "build" / "mutant-pycache"
+    assert any(cache.rglob("test_rules_unit*.pyc")), "no bytecode kept for the next run"
+    left = list(mutants.mirror(Path(tempfile.gettempdir()), str(cache)).glob("uopc-*"))
+    assert not left, f"a copy's bytecode outlived the copy: {left}"
 
 
 @pytest.mark.slow  # five runs of the tiny matrix

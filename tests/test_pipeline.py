@@ -12,7 +12,11 @@ and is shrunk (`verify/shrink.py`) to a small program that still fails, printed 
 
 Invariants: program n of a layer comes from `random.Random(SEED_BASE[layer] + n)`, so a failure
 names a reproducible seed; nothing here inserts the repository root in front of `sys.path`
-(planted-bug runs put a mutated copy of `uopc` first on PYTHONPATH).
+(planted-bug runs put a mutated copy of `uopc` first on PYTHONPATH). The layers that evaluate a
+program at many inputs (special, exhaustive, overflow) compute every value first, each node once
+per distinct input (values_at: the interpreter's own steps, the same values), then check the
+inputs in order; where some evaluation raises they go input by input as before, so that a
+failure is met at the same input with the same report.
 """
 
 import collections
@@ -164,6 +168,74 @@ def evaluator(root):
         return values[root]
 
     return value
+
+
+def exact_key(value):
+    """A key equal only for the same value of the same type: a float by its bits (0.0 apart
+    from -0.0, nans apart by their bits), True apart from 1, 1 apart from 1.0; a value of
+    another type (none in the layers) has none."""
+    kind = type(value)
+    if kind is float:
+        return (float, struct.pack("<d", value))
+    if kind is int or kind is bool:
+        return (kind, value)
+    raise TypeError(f"no exact key for a {kind.__name__}")  # the caller goes point by point
+
+
+def by_distinct_inputs(nodes, points, step, key=exact_key) -> dict | None:
+    """{node: [its result at each point]}, each node's step run once per distinct input rather
+    than once per point; None when some step raised (the caller then walks point by point, as
+    before, and meets the same error at the same point, in the same order of work).
+
+    nodes: in toposort order; step(node, {source: its result}, env) -> the node's result;
+    key(result): its exact_key. A node's input at a point is its sources' results there, or for
+    a PARAM the point's value of its slot; the same input gives the same result, so a step runs
+    once per distinct input, and with env None but for a PARAM: a step that read env anyway
+    would raise, and the caller would go point by point. In the layers over many points (E, F)
+    a node sees about one distinct input in twenty-five of its points."""
+    ids, found = {}, {}  # node -> the id (place in found[node]) of its result at each point
+    try:
+        for node in nodes:
+            if node in ids:  # shared by two programs walked together
+                continue
+            if node.op is Ops.PARAM:
+                inputs = [exact_key(point[node.arg.slot]) for point in points]
+                where = {seen: i for i, seen in reversed(list(enumerate(inputs)))}
+            else:
+                columns = [ids[s] for s in node.src]
+                inputs = list(zip(*columns, strict=True)) if columns else [()] * len(points)
+            memo, results, known = {}, [], {}
+            for seen in dict.fromkeys(inputs):  # each distinct input once, as first met
+                sources = {s: found[s][k] for s, k in zip(node.src, seen, strict=False)}
+                env = points[where[seen]] if node.op is Ops.PARAM else None
+                result = step(node, sources, env)
+                memo[seen] = known.setdefault(key(result), len(results))
+                if memo[seen] == len(results):
+                    results.append(result)
+            ids[node], found[node] = [memo[seen] for seen in inputs], results
+    except Exception:
+        return None
+    return {node: [found[node][k] for k in column] for node, column in ids.items()}
+
+
+def values_at(roots, points) -> list | None:
+    """[[evaluator(root)(env) for env in points] for root in roots] (the same values by the
+    same walk: interp.outer_nodes and the steps of interp.EVALUATE), each node evaluated once
+    per distinct input (by_distinct_inputs); None when some evaluation raised, or a root holds
+    an op whose step reads more than its sources (a CALL: its body; memory): the caller then
+    evaluates point by point."""
+    try:  # a graph outer_nodes cannot walk: point by point it raises where it did before
+        nodes = [node for root in roots for node in interp.outer_nodes(root)]
+    except Exception:
+        return None
+    if any(node.op is Ops.CALL or node.op not in interp.EVALUATE for node in nodes):
+        return None
+
+    def step(node, sources, env):
+        return interp.EVALUATE[node.op](node, sources, env)
+
+    columns = by_distinct_inputs(nodes, points, step)
+    return None if columns is None else [columns[root] for root in roots]
 
 
 def simplified_text(u) -> str:
@@ -458,13 +530,23 @@ def layer_special(programs=None, inputs=None) -> int:
         if simpler is root:
             continue  # an unchanged program cannot differ from itself
         changed += 1
-        root_value, simpler_value = evaluator(root), evaluator(simpler)
-        for env in special_inputs(r, params, inputs):
-            checks += compare_values("special", seed, root, simpler, env, root_value(env),
-                                     simpler_value)  # fmt: skip
+        points = special_inputs(r, params, inputs)
+        checks += compare_at_points("special", seed, root, simpler, points)
     print(f"special: {changed} of {programs} programs changed by simplify; {checks} checks")
     state("special_programs_changed", changed)
     state("special_programs_built", programs)
+    return checks
+
+
+def compare_at_points(layer, seed, root, simpler, points) -> int:
+    """compare_values at every point, in order, each value computed beforehand (values_at)
+    where no evaluation raises, else point by point."""
+    root_value, simpler_value = evaluator(root), evaluator(simpler)
+    known, checks = values_at([root, simpler], points), 0
+    for i, env in enumerate(points):
+        want = root_value(env) if known is None else known[0][i]
+        got = simpler_value if known is None else (lambda env, i=i: known[1][i])
+        checks += compare_values(layer, seed, root, simpler, env, want, got)
     return checks
 
 
@@ -474,11 +556,13 @@ def compare_on_points(layer, seed, root, points) -> tuple:
     simpler = simplify_or_fail(layer, seed, root)
     checks = 0
     root_value, simpler_value = evaluator(root), evaluator(simpler)
-    for env in points:
-        value = root_value(env)
+    known = values_at([root, simpler], points)  # every value at once, if none raises
+    for i, env in enumerate(points):
+        value = root_value(env) if known is None else known[0][i]
         checks += check_root_range(layer, seed, root, env, value)
         if simpler is not root:
-            checks += compare_values(layer, seed, root, simpler, env, value, simpler_value)
+            got = simpler_value if known is None else (lambda env, i=i: known[1][i])
+            checks += compare_values(layer, seed, root, simpler, env, value, got)
     return checks, simpler is not root
 
 
@@ -549,19 +633,40 @@ def changed_parts(layer, seed, root) -> list:
     return parts
 
 
-def compare_parts(seed, root, parts, env, order=None) -> int:
+def compare_parts(seed, root, parts, env, order=None, known=None) -> int:
     """The root's range, and every changed part against its simplified form, at env. parts:
-    (part, simplified part, evaluator of the simplified part); order: root.toposort()."""
-    wrapped, _ = node_values(root, env, order)  # the contract's value of every node, in one pass
+    (part, simplified part, evaluator of the simplified part); order: root.toposort(); known:
+    (the contract's value of every node, each simplified part's value) at env, computed
+    beforehand for many points (overflow_values)."""
+    if known is None:  # the contract's value of every node, in one pass
+        wrapped, _ = node_values(root, env, order)
+    else:
+        wrapped = known[0]
     checks = check_root_range("overflow", seed, root, env, wrapped[root])
-    for part, _, simpler_value in parts:
-        if not same(wrapped[part], simpler_value(env)):
+    for place, (part, _, simpler_value) in enumerate(parts):
+        simpler = simpler_value(env) if known is None else known[1][place]
+        if not same(wrapped[part], simpler):
             number = root.toposort().index(part)
             print(f"overflow: the program of seed {seed}, whose part %{number} fails:")
             print(text_of(root))
             fail("overflow", seed, part, value_problem(env), env, show=simplified_text)
         checks += 1
     return checks
+
+
+def overflow_values(root, parts, order, points) -> list | None:
+    """compare_parts's `known` at each point: the contract's values of the root and of the
+    changed parts, and each simplified part's value (values_at); None when some evaluation
+    raised (compare_parts then evaluates point by point, in its own order)."""
+    wrapped = node_values_at(order, points)
+    simpler = values_at([simpler for _, simpler, _ in parts], points)
+    if wrapped is None or simpler is None:
+        return None
+    watched = [root, *(part for part, _, _ in parts)]
+    return [
+        ({u: wrapped[u][i][0] for u in watched}, [values[i] for values in simpler])
+        for i in range(len(points))
+    ]
 
 
 def split_program(r):
@@ -596,8 +701,10 @@ def layer_overflow(programs=None) -> int:
         changed += any(part is root for part, _ in parts)
         parts = [(part, simpler, evaluator(simpler)) for part, simpler in parts]
         order = root.toposort()  # node_values walks it at every point
-        for env in overflow_points(r, params):
-            checks += compare_parts(seed, root, parts, env, order)
+        points = overflow_points(r, params)
+        known = overflow_values(root, parts, order, points)  # every value at once, if none raises
+        for i, env in enumerate(points):
+            checks += compare_parts(seed, root, parts, env, order, known and known[i])
     print(f"overflow: {changed} of {programs} programs changed by simplify; {checks} checks")
     return checks
 
@@ -629,18 +736,39 @@ def node_values(root, env, order=None):
     """
     wrapped, exact = {}, {}
     for u in root.toposort() if order is None else order:
-        if u.op is Ops.CONST:
-            wrapped[u] = u.arg
-        elif u.op is Ops.PARAM:
-            wrapped[u] = NORMALISE[u.dtype](env[u.arg.slot])
-        else:
-            wrapped[u] = eval_op(u.op, u.dtype, [wrapped[s] for s in u.src], u.arg)
-        exact[u] = wrapped[u]
-        if u.dtype is I32 and u.op in EXACT:
-            exact[u] = EXACT[u.op](*(exact[s] if s.dtype is I32 else wrapped[s] for s in u.src))
-        elif u.dtype is I32 and u.op is Ops.CAST and u.src[0].dtype is I32:
-            exact[u] = exact[u.src[0]]
+        wrapped[u], exact[u] = node_value(u, wrapped, exact, env)
     return wrapped, exact
+
+
+def node_value(u, wrapped, exact, env) -> tuple:
+    """(contract value, exact value) of u from its sources' (node_values), one node."""
+    if u.op is Ops.CONST:
+        value = u.arg
+    elif u.op is Ops.PARAM:
+        value = NORMALISE[u.dtype](env[u.arg.slot])
+    else:
+        value = eval_op(u.op, u.dtype, [wrapped[s] for s in u.src], u.arg)
+    if u.dtype is I32 and u.op in EXACT:
+        return value, EXACT[u.op](*(exact[s] if s.dtype is I32 else wrapped[s] for s in u.src))
+    if u.dtype is I32 and u.op is Ops.CAST and u.src[0].dtype is I32:
+        return value, exact[u.src[0]]
+    return value, value
+
+
+def node_values_at(order, points) -> dict | None:
+    """{node: [(contract value, exact value) at each point]}, what node_values gives at each
+    point, each node computed once per distinct input (by_distinct_inputs); None when some
+    point raised (the caller then goes point by point and meets it there)."""
+
+    def step(u, sources, env):
+        wrapped = {s: pair[0] for s, pair in sources.items()}
+        exact = {s: pair[1] for s, pair in sources.items()}
+        return node_value(u, wrapped, exact, env)
+
+    def key(pair):
+        return exact_key(pair[0]), exact_key(pair[1])
+
+    return by_distinct_inputs(order, points, step, key)
 
 
 def range_violations(root, env, order=None):
@@ -1242,6 +1370,56 @@ def test_evaluator_is_evaluate():
             want = outcome(functools.partial(evaluate, root), env)
             got = outcome(value_of, env)
             assert agree(want, got), f"{text_of(root)}\nat {env}: evaluate {want}, evaluator {got}"
+
+
+def signed_zero_case():
+    """1/x at 0.0 and -0.0 (inf and -inf): inputs equal by == but not the same, which a key by
+    == alone would take for one."""
+    x = _param(0, F32)
+    return UOp(Ops.RECIP, (x,)), [{0: 0.0}, {0: -0.0}, {0: 0.0}, {0: math.nan}]
+
+
+def test_values_at_is_evaluator():
+    """values_at gives what evaluator gives at every point, or None where some point raises
+    (an unbound input, one outside int32) or the program holds a CALL or a memory op; and it
+    is used, not None, for the layers' own programs at their own points."""
+    cases = [*evaluator_cases(), signed_zero_case()]
+    for root, envs in cases:
+        got = values_at([root], envs)
+        want = [outcome(evaluator(root), env) for env in envs]
+        if got is None:
+            calls = any(node.op is Ops.CALL for node in root.toposort())
+            memory = any(node.op not in interp.EVALUATE for node in root.toposort())
+            assert calls or memory or any(w[0] == "error" for w in want), text_of(root)
+            continue
+        for env, w, g in zip(envs, want, got[0], strict=True):
+            assert agree(w, ("value", g)), f"{text_of(root)}\nat {env}: {w}, values_at {g!r}"
+    for n in range(20):
+        root, _ = gen_index_program(random.Random(SEED_BASE["exhaustive"] + n), EXHAUSTIVE_RANGES)
+        simpler = simplify(root)
+        got = values_at([root, simpler], EXHAUSTIVE_POINTS)
+        assert got is not None
+        for u, values in zip((root, simpler), got, strict=True):
+            pairs = zip(values, EXHAUSTIVE_POINTS, strict=True)
+            assert all(same(v, evaluate(u, env)) for v, env in pairs)
+
+
+def test_node_values_at_is_node_values():
+    """node_values_at gives node_values's pair of every node at every point of the overflow
+    layer's programs, or None when a point raises (an unbound input)."""
+    for n in range(15):
+        r = random.Random(SEED_BASE["overflow"] + n)
+        ranges = tuple(r.choice(WIDE_RANGES) for _ in range(3))
+        root, params = split_program(r) if n % 5 == 4 else gen_index_program(r, ranges)
+        order, points = root.toposort(), overflow_points(r, params)[:200]
+        got = node_values_at(order, points)
+        assert got is not None
+        for i, env in enumerate(points):
+            wrapped, exact = node_values(root, env, order)
+            for u in order:
+                assert same(got[u][i][0], wrapped[u]) and got[u][i][1] == exact[u]
+        if params:
+            assert node_values_at(order, [*points, {}]) is None
 
 
 # The shrinker itself: a failure report is only as good as the program it shows.

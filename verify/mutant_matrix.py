@@ -12,8 +12,8 @@ PYTHONPATH = the copy first) and calls the layer functions one after the other, 
 layer's failure: a layer *catches* the mutant when it raises (a failed check or any error,
 a crash or a time-out included). Mutants run two at a time. All runs share one compiled-C
 cache, which is keyed by the C source: only mutants that change the C produce new libraries;
-the children of one run share one bytecode cache, which goes with the run
-(mutants.bytecode_cache).
+the children share one bytecode cache, kept in build/ from run to run, where each copy's
+bytecode goes with the copy (mutants.bytecode_cache).
 
 Columns: the book's twelve layers A to L, then three beyond the book: M semantics (the value
 contract against NumPy and against the C reference), S sanitize (the generated C under UBSan

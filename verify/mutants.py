@@ -61,7 +61,7 @@ PACKAGE = REPO / "uopc"
 FIRST_FILES = ("test_rules_unit.py", "test_pipeline.py", "test_memory.py")
 NOT_RUN = ("test_mutants.py",)  # the planted-bug tests themselves
 TIMEOUT = 1800  # seconds for one pytest run; the quick suite takes about one minute
-PYCACHE = "UOPC_MATRIX_PYCACHE"  # a run's own bytecode cache, for its children (bytecode_cache)
+PYCACHE = "UOPC_MATRIX_PYCACHE"  # the children's bytecode cache (bytecode_cache)
 
 
 class Mutant(NamedTuple):
@@ -324,27 +324,46 @@ def private_folder(prefix: str):
         HOLD["depth"] += 1
         try:
             shutil.rmtree(root, ignore_errors=True)
+            if os.environ.get(PYCACHE):  # the copy's bytecode goes with the copy
+                shutil.rmtree(mirror(root), ignore_errors=True)
         finally:
             _release()
 
 
+BYTECODE = REPO / "build" / "mutant-pycache"  # bytecode_cache's folder (build/ is not committed)
+
+
+def mirror(path: Path, cache: str | None = None) -> Path:
+    """Where a child's bytecode of the files under path goes, in the cache (PYTHONPYCACHEPREFIX
+    keeps a source's bytecode at the cache followed by the source's absolute folder)."""
+    return Path(cache or os.environ[PYCACHE]) / str(path).lstrip(os.sep)
+
+
 @contextlib.contextmanager
-def bytecode_cache():
-    """A bytecode cache that the children of one run share and that goes with the run: each
-    module is compiled once a run, not once a child (pytest's rewriting of the test files was
-    nearly half of each P cell). It holds the bytecode of this checkout's files, of Python's
-    and of the copies; no copy's path is used twice in a run (private_folder), so no child
-    reads bytecode made from another copy's file, and none outlives the run."""
-    with private_folder("uopc-pycache-") as folder:
-        before = os.environ.get(PYCACHE)
-        os.environ[PYCACHE] = str(folder)  # child_env passes it on; pool workers inherit it
-        try:
-            yield folder
-        finally:
-            if before is None:
-                os.environ.pop(PYCACHE, None)
-            else:
-                os.environ[PYCACHE] = before
+def bytecode_cache(folder: Path = BYTECODE):
+    """The bytecode cache of the children of a run (PYTHONPYCACHEPREFIX), kept in this
+    checkout's build/ from run to run: each module is compiled once, not once a child (pytest's
+    rewriting of the test files was nearly half of each P cell), nor once a run (a cache that
+    went with its run compiled Python's own modules and the site-packages' again in every run,
+    the cache being empty). It holds the bytecode of this checkout's files and of Python's,
+    checked against each source's time and size as any bytecode is; a copy's goes with the
+    copy (private_folder), and no copy's path is used twice, so no child reads bytecode made
+    from another copy's file. The copies of a run that was killed are removed at the start."""
+    folder.mkdir(parents=True, exist_ok=True)
+    stale = mirror(Path(tempfile.gettempdir()), str(folder))
+    for name in ("uopc-matrix-*", "uopc-mutant-*"):  # the prefixes of the copies' folders
+        for left in stale.glob(name):
+            if not (Path(tempfile.gettempdir()) / left.name).exists():
+                shutil.rmtree(left, ignore_errors=True)
+    before = os.environ.get(PYCACHE)
+    os.environ[PYCACHE] = str(folder)  # child_env passes it on; pool workers inherit it
+    try:
+        yield folder
+    finally:
+        if before is None:
+            os.environ.pop(PYCACHE, None)
+        else:
+            os.environ[PYCACHE] = before
 
 
 def clean_up_on_signals() -> None:
