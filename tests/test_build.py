@@ -28,6 +28,7 @@ from pathlib import Path
 
 import check_stale  # scripts/, on the path by pytest's pythonpath (pyproject.toml)
 import pytest
+from test_cli import hear_ctrl_c
 from test_figures import SAMPLE  # the shape of the benchmark's data
 
 REPO = Path(__file__).resolve().parents[1]
@@ -234,6 +235,7 @@ class Generator:
                 stdout=subprocess.DEVNULL,
                 stderr=errors,
                 start_new_session=True,
+                preexec_fn=hear_ctrl_c,
             )
             try:
                 deadline = time.monotonic() + 60

@@ -7,6 +7,7 @@ stdout, and exit status 2.
 """
 
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -22,6 +23,13 @@ ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "code" / "examples"
 RELU, ADD3, INDEX = (str(EXAMPLES / name) for name in ("relu.uop", "add3.uop", "index.uop"))
 needs_clang = pytest.mark.needs_clang
+
+
+def hear_ctrl_c() -> None:
+    """In the child, before it starts: SIGINT back to its default. A shell that starts a job in
+    the background (`cmd &`) sets it to be ignored, the child inherits that, and Python then
+    installs no handler of its own, so the child would never see the test's Ctrl-C."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def environment(**changes) -> dict:

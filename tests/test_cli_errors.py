@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
-from test_cli import ADD3, RELU, ROOT, assert_one_error_line, environment, uopc
+from test_cli import ADD3, RELU, ROOT, assert_one_error_line, environment, hear_ctrl_c, uopc
 
 import uopc.__main__ as cli
 from book.protocol import report, size
@@ -529,7 +529,7 @@ def test_a_signal_while_clang_compiles_stops_both(tmp_path, signal_number, statu
     with subprocess.Popen(
         [sys.executable, "-m", "uopc", "run", RELU, "1", "2"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
-        env=environment(PATH=path, UOPC_CACHE=str(cache)),
+        env=environment(PATH=path, UOPC_CACHE=str(cache)), preexec_fn=hear_ctrl_c,
     ) as process:  # fmt: skip
         pid_file = tmp_path / "sleep.pid"
         assert wait_for(lambda: pid_file.exists() and pid_file.read_text().strip())
