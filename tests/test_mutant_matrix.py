@@ -190,19 +190,47 @@ def fake_pool(seen: list):
     return run_pool
 
 
-def test_the_control_runs_p_for_the_unmutated_copy(tmp_path, monkeypatch):
-    """The unmutated copy runs every column but P; the control runs P (a comment edit: the same
-    code), so a whole run of the other tests happens once, not twice."""
-    seen = []
-    monkeypatch.setattr(mutants, "run_pool", fake_pool(seen))
+def test_the_control_runs_last_the_tests_of_p_that_caught_a_bug(tmp_path, monkeypatch):
+    """The unmutated copy runs every column but P; the control runs its other columns with the
+    mutants, then, of P, exactly the tests that caught a planted bug (a test that failed in
+    set-up counts by its node id), once each; a failure there marks the control caught."""
+    caught_by = {0: "tests/test_a.py::t[1 (x)] (setup)", 1: "tests/test_b.py::u", 2: ""}
+
+    def run_pool(function, jobs, workers):
+        seen.extend(jobs)
+        out = []
+        for job in jobs:
+            number = mutants.MUTANTS.index(job[0]) if job[0] in mutants.MUTANTS else None
+            cells = {letter: (False, 1.0, "") for letter in job[1]}
+            if "P" in job[1] and caught_by.get(number):
+                cells["P"] = (True, 1.0, caught_by[number])
+            out.append({"cells": cells, "error": None, "seconds": 0.0, "lines": None})
+        return out
+
+    def run_suite(mutant, files, full, skip, stop_first, order=None):
+        suites.append((mutant, list(files)))
+        failed = any(f.endswith("tests/test_b.py::u") for f in files) and fail_b
+        detail = "tests/test_b.py::u" if failed else "every test passed"
+        return {"verdict": "caught" if failed else "survived", "detail": detail,
+                "nodes": [detail] if failed else [], "durations": {}, "seconds": 2.0}  # fmt: skip
+
+    monkeypatch.setattr(mutants, "run_pool", run_pool)
+    monkeypatch.setattr(mutants, "run_suite", run_suite)
     options = type("Options", (), {"cells": str(tmp_path), "full": False, "fresh": True})
     options.skip, options.workers = True, 2
-    bug = mutants.MUTANTS[0]
-    results, _ = mutant_matrix.run_rows([None, mutants.CONTROL, bug], "AP", options, [])
-    unmutated = [job[1] for job in seen if job[0] is None]
-    assert unmutated == ["A"], seen
-    assert [job[1] for job in seen if job[0] is mutants.CONTROL] == ["AP"]
-    assert set(results[0]["cells"]) == {"A"} and set(results[1]["cells"]) == {"A", "P"}
+    bugs = mutants.MUTANTS[:3]
+    for fail_b in (False, True):
+        seen, suites = [], []
+        rows = [None, mutants.CONTROL, *bugs]
+        results, _ = mutant_matrix.run_rows(rows, "AP", options, [])
+        assert [job[1] for job in seen if job[0] is None] == ["A"], seen
+        assert [job[1] for job in seen if job[0] is mutants.CONTROL] == ["A"], seen
+        wanted = [
+            str(mutant_matrix.REPO / n) for n in ("tests/test_a.py::t[1 (x)]", "tests/test_b.py::u")
+        ]
+        assert suites == [(mutants.CONTROL, wanted)]
+        assert set(results[0]["cells"]) == {"A"} and set(results[1]["cells"]) == {"A", "P"}
+        assert results[1]["cells"]["P"][0] is fail_b
 
 
 def test_hints_order_p_on_a_fresh_folder_and_are_saved_again(tmp_path):

@@ -66,10 +66,12 @@ Decisions where the book is silent: the layers run in-process in the order of th
 failing programs are not shrunk (shrinking only makes a report readable, and a matrix needs
 the verdict alone); a process that dies marks the layer it was running as catching, and the
 remaining layers go on in a new process. Before the mutants, the unmutated copy must pass every
-layer, and a no-op control mutant (an edited comment) must be caught by none. For P, the
-longest column (a whole run of the other tests takes as long as a row's layers together), the
-control's run stands for the unmutated copy's: the edit is in a comment, so both copies run the
-same code, and a failure there is reported as the control caught.
+layer, and a no-op control mutant (an edited comment) must be caught by none. For P the
+unmutated copy does not run, and the control runs last, only the tests of P that caught a
+planted bug (each bug's first failing test): a mark in P then rests on a test that passes
+without the bug (the edit is in a comment, so the control runs the unmutated code), and a
+failure there is reported as the control caught. The whole of P, most of whose tests catch
+nothing, runs on the unmutated code in the build's test row (tests/counts), not twice.
 
 The output: the matrix and its summary lines, then the list of the planted bugs, each caught or
 survived with the first column that caught it and that column's first failing check, and the
@@ -213,9 +215,8 @@ LAYER_TIMEOUT = 600  # seconds for one layer of one mutant before it counts as f
 COMPILE_SECONDS = 120  # the layers' UOPC_COMPILE_TIMEOUT: seconds per 1,000 lines of C
 MARK = "@@LAYER"  # the child's result lines start with this
 # The unmutated copy's columns that take longest, started first when no earlier run has timed
-# them (seconds at full size, roughly): the whole other suite (the control's), then the layers
-# that run long (S compiles every sanitized file of an empty C cache).
-FIRST_GUESS = {"P": 150.0, "S": 40.0, "E": 15.0, "F": 15.0, "D": 5.0, "M": 5.0, "H": 4.0}
+# them (seconds at full size, roughly): S compiles every sanitized file of an empty C cache.
+FIRST_GUESS = {"S": 40.0, "E": 15.0, "F": 15.0, "D": 5.0, "M": 5.0, "H": 4.0}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -591,6 +592,16 @@ def seconds_path(folder: Path, size: str) -> Path:
     return folder / "history" / f"seconds-{size}.json"
 
 
+def save_durations(folder: Path, size: str, other: dict) -> None:
+    """Keep the seconds of the tests of P that passed in this run, for the order of later runs
+    (the slow ones last: p_order). Only that order depends on them, never a verdict; two
+    workers that save at once may lose one's times, which costs at most some order."""
+    failed = set(other["nodes"])
+    times = {node: s for node, s in other["durations"].items() if node not in failed}
+    known = read_json(durations_path(folder, size)) or {}
+    write_json(durations_path(folder, size), {**known, **times})
+
+
 def job(args) -> dict:
     """A worker's job: the cells of one mutant not saved yet, each saved as soon as known;
     traced (the unmutated copy's run of one column), the lines it ran are saved beside them."""
@@ -614,9 +625,8 @@ def job(args) -> dict:
         )
         if other and mutant is not None and caught:
             write_json(first_catch_path(folder, mutant), other["nodes"][:3])
-        if other and (mutant is None or mutant.group == "control"):  # unmutated: test times
-            known = read_json(durations_path(folder, size)) or {}
-            write_json(durations_path(folder, size), {**known, **other["durations"]})
+        if other:
+            save_durations(folder, size, other)
 
     order = p_order(mutant, folder, size)
     result = run_layers(mutant, letters, full, others, order=order, save=save, trace=trace)
@@ -862,12 +872,13 @@ def run_rows(mutant_list, letters, options, others) -> tuple[list[dict], dict]:
     unmutated copy. (results, counts); a result holds the row's cells and error, counts the
     cells run, reused and skipped, and the seconds of the unmutated copy's runs.
 
-    In two steps. First the unmutated copy, each column in a process of its own (the two
-    workers share them) with its lines recorded: a column that fails there cannot judge a
+    In three steps. First the unmutated copy, each column but P in a process of its own (the
+    two workers share them) with its lines recorded: a column that fails there cannot judge a
     mutant, and its lines say which mutants it can reach. Then the control and the mutants,
-    one job per mutant, with the unmutated copy's untraced columns (P), the longest expected
-    first; a cell whose column never ran the lines its mutant edits is not run (skip_reason)
-    and counts as not caught, as its run would."""
+    one job per mutant, with the unmutated copy's untraced columns (--no-skip), the longest
+    expected first; a cell whose column never ran the lines its mutant edits is not run
+    (skip_reason) and counts as not caught, as its run would. Last the control's P, on the
+    tests of P that caught a bug (control_other)."""
     from verify import mutants
 
     folder, size = Path(options.cells), "full" if options.full else "quick"
@@ -909,7 +920,7 @@ def run_rows(mutant_list, letters, options, others) -> tuple[list[dict], dict]:
             watched.setdefault(mutant.file, set()).update(lines)
     watched = {file: sorted(lines) for file, lines in sorted(watched.items())}
 
-    # 1. the unmutated copy, a job per column, traced; not P, for which the control's run stands
+    # 1. the unmutated copy, a job per column, traced; not P (step 3: the control's run of P)
     # (see the module's docstring); untraced columns (--no-skip) go with the mutants' jobs
     traced = {letter: options.skip and letter != OTHER[0] for letter in letters}
     ran: dict[str, dict | None] = {}
@@ -942,6 +953,8 @@ def run_rows(mutant_list, letters, options, others) -> tuple[list[dict], dict]:
     for place, mutant in enumerate(mutant_list[1:], start=1):
         cells, todo = results[place]["cells"], ""
         for letter in letters:
+            if letter == OTHER[0] and mutant.group == "control":
+                continue  # step 3, once the tests of P that caught a bug are known
             cell = saved(place, letter)
             base = results[0]["cells"].get(letter)
             why = None
@@ -963,8 +976,7 @@ def run_rows(mutant_list, letters, options, others) -> tuple[list[dict], dict]:
     def guess(mutant, letter) -> float:
         if letter != OTHER[0]:  # as long as the unmutated copy's run, or less
             return results[0]["cells"].get(letter, (0, 1.0))[1]
-        # P: the control runs every test, a planted bug stops at its first catch
-        return FIRST_GUESS[letter] if mutant.group == "control" else 5.0
+        return 5.0  # P: a planted bug stops at its first catch
 
     def estimate(j):
         mutant, todo = j[0], j[1]
@@ -974,9 +986,62 @@ def run_rows(mutant_list, letters, options, others) -> tuple[list[dict], dict]:
 
     for _ in run(jobs, places, estimate):
         pass
+
+    # 3. the control's P: every test of P that caught a planted bug must pass without the bug
+    for place, mutant in enumerate(mutant_list[1:], start=1):
+        if OTHER[0] in letters and mutant.group == "control":
+            cell, error, ran = control_other(mutant, results[1:], options, others, keys[place])
+            results[place]["cells"][OTHER[0]] = cell
+            results[place]["error"] = results[place]["error"] or error
+            counts["run" if ran else "reused"] += 1
+            history[name(mutant, OTHER[0])] = cell[1]
     if options.cells:
         write_json(seconds_path(folder, size), history)
     return results, counts
+
+
+def catching_tests(rows: list[dict]) -> list[str]:
+    """The tests of P that caught a planted bug, as the rows' P cells name them (each bug's first
+    failing test; a file whose collection failed stands as the file), sorted and once each."""
+    nodes = set()
+    for row in rows:
+        cell = row["cells"].get(OTHER[0])
+        if cell and cell[0]:
+            nodes.add(re.sub(r" \((setup|teardown|collection)\)$", "", cell[2]))
+    return sorted(nodes)
+
+
+def control_other(control, rows, options, others, keys) -> tuple[tuple, str | None, bool]:
+    """The control's cell of P, its error, and whether it ran (else it was saved): the tests of
+    P that caught a planted bug in rows (catching_tests), run on the control's copy at the
+    row's size. A mark in P means that a test failed with the bug in; this shows that each such
+    test passes without it (the edit is in a comment: the code that runs is the unmutated
+    copy's), which is what makes the mark the bug's. The whole of P on the unmutated code runs
+    in the build's test row (tests/counts), not here: a run of every test, most of which
+    caught nothing, was a quarter of the matrix's time."""
+    from verify import mutants
+
+    nodes = catching_tests(rows)
+    folder, size = Path(options.cells), "full" if options.full else "quick"
+    key = digest(keys[OTHER[0]], nodes)
+    cell = None if options.fresh else load_cell(folder, key)
+    if cell is not None:
+        return cell, None, False
+    if not nodes:
+        return (False, 0.0, ""), None, True  # no test of P caught a bug: none to run
+    # the node ids are relative to the repository (pytest's rootdir); the run's cwd is the copy
+    targets = [str(REPO / node) for node in nodes]
+    other = mutants.run_suite(control, targets, options.full, [], stop_first=True)
+    caught = other["verdict"] == "caught"
+    cell = (caught, other["seconds"], other["detail"] if caught else "")
+    if other["verdict"] == "ERROR":
+        return cell, f"the other tests: {other['detail']}", True
+    now = cell_keys(control, OTHER[0], size, package_digest(), others, {})[OTHER[0]]
+    if options.cells and cacheable(cell) and now == keys[OTHER[0]]:
+        saved = {"caught": caught, "seconds": cell[1], "why": cell[2], "letter": OTHER[0]}
+        write_json(folder / f"{key}.json", saved)
+        save_durations(folder, size, other)
+    return cell, None, True
 
 
 def main(argv=None) -> int:
@@ -1036,7 +1101,11 @@ def main(argv=None) -> int:
         )
         problems.append(f"the control was caught by {control_caught}: {why}")
     else:
-        lines.append(f"control ({mutants.CONTROL.name}): caught by no layer, as it must")
+        of_p = ""
+        if OTHER[0] in letters:
+            tried = len(catching_tests(results))
+            of_p = f" (of P, the {tried} tests that caught a planted bug: each passed)"
+        lines.append(f"control ({mutants.CONTROL.name}): caught by no layer, as it must{of_p}")
     lines.append(f"sizes: {size}; {len(rows)} mutants")
     lines += ["", *caught_lines(chosen, [r["cells"] for r in results], letters)]
     for text in lines:
