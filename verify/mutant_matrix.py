@@ -920,8 +920,8 @@ def run_rows(mutant_list, letters, options, others) -> tuple[list[dict], dict]:
             watched.setdefault(mutant.file, set()).update(lines)
     watched = {file: sorted(lines) for file, lines in sorted(watched.items())}
 
-    # 1. the unmutated copy, a job per column, traced; not P (step 3: the control's run of P)
-    # (see the module's docstring); untraced columns (--no-skip) go with the mutants' jobs
+    # 1. the unmutated copy, a job per column but P (for P, the control's run in step 3),
+    # traced; untraced columns (--no-skip) go with the mutants' jobs
     traced = {letter: options.skip and letter != OTHER[0] for letter in letters}
     ran: dict[str, dict | None] = {}
     jobs, places, later = [], [], []
