@@ -4,11 +4,14 @@ Relies on `ops`, `uop` and `rewrite`. The plain matcher (`rewrite.PatternMatcher
 interprets each pattern for each node: a call to `UPat.match` per rule tried, a dictionary per
 attempt. Compiled, the rules under each op become the source text of one Python function, in
 which every pattern is a chain of tests joined by `and` and the bound names are expressions such
-as `s[0]`; the text is run once with `exec`, the first time a matcher is asked, and so is a
-second set of functions, one per op and value dtype, in which the tests of the node's own dtype
-are decided in advance (the quick walk calls these). Invariant: for every node, the compiled
-functions return the same node as the plain `rewrite`, fire the same rule and count it in
-`fired` the same way (tests/test_compiled.py checks this over every rule and random graphs).
+as `s[0]`; there is a second set of functions, one per op and value dtype, in which the tests
+of the node's own dtype are decided in advance (the quick walk calls these). Each function is
+written and run with `exec` the first time it is asked for, so that a process pays only for the
+ops and dtypes it meets, and with names of its own, so that its text is the same whenever it is
+written. Invariant: for every node, the compiled functions return the same node as the plain
+`rewrite`, fire the same rule and count it in `fired` the same way (tests/test_compiled.py
+checks this over every rule and random graphs; tests/test_lazy_matcher.py holds each function
+written on demand equal to the one written with all the others at once).
 """
 
 import ast
@@ -34,6 +37,33 @@ def compiled_functions(pm: PatternMatcher) -> dict:
     return prepare(pm) if functions is None else functions
 
 
+def compile_matcher(pm: PatternMatcher) -> dict:
+    """Write every function of pm at once, in a fixed order (the quick walk's tests, and
+    tests/test_lazy_matcher.py, which holds each on-demand function equal to these)."""
+    functions = prepare(pm)
+    for op in Ops:
+        functions[op]
+    for functions_of_op in pm.by_dtype[1].values():
+        for dtype in VALUE_DTYPES:
+            functions_of_op[dtype]
+    return functions
+
+
+class CompiledMatcher(PatternMatcher):
+    """A matcher compiled when it is made, whether the overlay is installed or not (for the
+    tests that set the two side by side, and for chapter 7's look at the generated code)."""
+
+    def __init__(self, rules):
+        super().__init__(rules)
+        compile_matcher(self)
+
+    rewrite = rewrite
+
+
+# --8<-- [end:compiled_matcher]
+
+
+# --8<-- [start:on_demand]
 def prepare(pm: PatternMatcher) -> dict:
     """Put on pm, still empty, the tables of its generated functions: pm.compiled (op ->
     function) and pm.by_dtype (op -> dtype -> function), and pm.source and pm.dtype_source
@@ -91,30 +121,7 @@ class OnDemand(dict):
         return self[key]
 
 
-def compile_matcher(pm: PatternMatcher) -> dict:
-    """Write every function of pm at once, in a fixed order (the quick walk's tests, and
-    tests/test_lazy_matcher.py, which holds each on-demand function equal to these)."""
-    functions = prepare(pm)
-    for op in Ops:
-        functions[op]
-    for functions_of_op in pm.by_dtype[1].values():
-        for dtype in VALUE_DTYPES:
-            functions_of_op[dtype]
-    return functions
-
-
-class CompiledMatcher(PatternMatcher):
-    """A matcher compiled when it is made, whether the overlay is installed or not (for the
-    tests that set the two side by side, and for chapter 7's look at the generated code)."""
-
-    def __init__(self, rules):
-        super().__init__(rules)
-        compile_matcher(self)
-
-    rewrite = rewrite
-
-
-# --8<-- [end:compiled_matcher]
+# --8<-- [end:on_demand]
 
 
 # --8<-- [start:by_dtype]
