@@ -149,8 +149,8 @@ def show_compiled_code():
     """What the compiled matcher writes for NEG: the plain matcher's rule list, as one function."""
     block("compiled-neg")
     claim(speed.installed(), "the speed overlay is installed: every matcher is compiled")
-    compiled_functions(default)  # compiled the first time it is asked: asked here at once
-    text = default.source[Ops.NEG]
+    compiled_functions(default)  # the matcher's tables, each function written when asked for
+    text = default.source[Ops.NEG]  # (NEG's written here)
     print(text)
     names = [r.name for r in default.by_op[Ops.NEG]]
     in_order = [text.index(f"# {name}\n") for name in names]
@@ -173,7 +173,7 @@ def rules_called(matcher) -> tuple[set, set]:
     rules: the code of each op is cut at its `# rule name` lines."""
     compiled_functions(matcher)
     called, rules = set(), {r.name for rs in matcher.by_op.values() for r in rs}
-    for text in matcher.source.values():
+    for text in (matcher.source[op] for op in Ops):  # (each op's text written when asked for)
         for piece in re.split(r"\n    # ", text)[1:]:
             name, body = piece.split("\n", 1)
             if CALL.search(body):

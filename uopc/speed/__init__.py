@@ -11,7 +11,8 @@ plain function back, and `python -m uopc --plain ...` runs the command line that
 Invariant: with or without the twins, every function returns the same result, builds the same
 nodes in the same order and raises the same errors; the quick suite's unit and differential
 layers run in both modes (tests/conftest.py), and each twin has a differential test against its
-plain function (tests/test_shortcuts.py, test_compiled.py, test_quick_walk.py, test_ops.py).
+plain function (tests/test_shortcuts.py, test_compiled.py, test_quick_walk.py, test_ops.py;
+test_lazy_matcher.py holds the matcher's functions written on demand to those written at once).
 """
 
 from .. import ops, ranges, rewrite, typecheck, uop

@@ -101,12 +101,28 @@ def module_tree(filename: str, source: str):
                 stack.append(const)
     lines = source.splitlines(keepends=True)
     definitions = {}
-    for node in ast.walk(tree):
+    for node in statements(tree):
         if isinstance(node, ast.FunctionDef):
             first = min([node.lineno] + [d.lineno for d in node.decorator_list])
             text = "".join(lines[node.lineno - 1 : node.end_lineno])
             definitions[node.name, first] = text if node.col_offset == 0 else node
     return codes, definitions
+
+
+def statements(tree: ast.AST):
+    """Every statement of tree, at any depth (a def is a statement, and no expression holds
+    one: the walk does not enter them, which ast.walk would)."""
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        yield node
+        for field in node._fields:
+            value = getattr(node, field, None)
+            if isinstance(value, list):
+                stack.extend(v for v in value if isinstance(v, BLOCKS))
+
+
+BLOCKS = (ast.stmt, ast.excepthandler, ast.match_case)  # what a statement's blocks hold
 
 
 ALLOWED = (
@@ -117,28 +133,29 @@ ALLOWED = (
 REFUSED = (ast.Lambda, ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Await)
 
 
-def check_nodes(body: list) -> None:
-    for statement in body:
-        for node in ast.walk(statement):
-            if isinstance(node, REFUSED) or not isinstance(node, ALLOWED):
-                raise NotInlined(type(node).__name__)
-            if isinstance(node, ast.For) and (node.orelse or any(
-                isinstance(inner, ast.For | ast.Break | ast.Continue)
-                for child in node.body for inner in ast.walk(child)
-            )):  # fmt: skip
-                raise NotInlined("a loop with else, an inner loop, break or continue")
+def check_nodes(nodes: list) -> None:
+    """nodes: every node of the body's statements."""
+    for node in nodes:
+        if isinstance(node, REFUSED) or not isinstance(node, ALLOWED):
+            raise NotInlined(type(node).__name__)
+        if isinstance(node, ast.For) and (node.orelse or any(
+            isinstance(inner, ast.For | ast.Break | ast.Continue)
+            for child in node.body for inner in ast.walk(child)
+        )):  # fmt: skip
+            raise NotInlined("a loop with else, an inner loop, break or continue")
 
 
 class Inliner:
     """One rule's body made into lines of the generated function."""
 
-    def __init__(self, fn, tree: ast.FunctionDef, prefix: str, names: dict, rule_name: str):
+    def __init__(self, fn, every: list, prefix: str, names: dict, rule_name: str):
+        """every: each node of fn's definition (its tree walked once, by inline_rule)."""
         self.fn, self.prefix, self.names, self.rule_name = fn, prefix, names, rule_name
         code = fn.__code__
         self.locals = set(code.co_varnames)
         targets = {
             n.id
-            for c in ast.walk(tree)
+            for c in every
             if isinstance(c, ast.comprehension)
             for n in ast.walk(c.target)
             if isinstance(n, ast.Name)
@@ -316,6 +333,16 @@ class Renamer(ast.NodeTransformer):
         return ast.copy_location(read, node)
 
 
+def located(module: ast.Module) -> ast.Module:
+    """module, with a line given to each statement made without one: ast.unparse reads a
+    statement's line (to find a type comment), and no expression's, so the rest of what
+    ast.fix_missing_locations would walk is left alone."""
+    for node in statements(module):
+        if isinstance(node, ast.stmt) and not hasattr(node, "lineno"):
+            node.lineno = 1
+    return module
+
+
 def inline_rule(
     r,
     bound: dict,
@@ -344,13 +371,17 @@ def inline_rule(
         or arguments.defaults or set(parameters) != set(given)
     ):  # fmt: skip
         return None
+    # the tree walked once: the body's nodes, then those of the rest (parameters, decorators)
+    in_body = [node for statement in tree.body for node in ast.walk(statement)]
+    rest = (tree.args, *tree.decorator_list, *([tree.returns] if tree.returns else []))
+    every = [tree, *in_body, *(node for part in rest for node in ast.walk(part))]
     try:
-        check_nodes(tree.body)
-        inliner = Inliner(r.fn, tree, prefix, names, r.name)
+        check_nodes(in_body)
+        inliner = Inliner(r.fn, every, prefix, names, r.name)
         body = tree.body
         if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
             body = body[1:]  # the docstring
-        names_of = (n for n in ast.walk(tree) if isinstance(n, ast.Name))
+        names_of = (n for n in every if isinstance(n, ast.Name))
         stored = {n.id for n in names_of if not isinstance(n.ctx, ast.Load)}
         nodes = set(bound) - stored  # the parameters that hold a node of the pattern throughout
         # first: the matcher's own names stay as they are
@@ -359,7 +390,7 @@ def inline_rule(
     except NotInlined:
         return None
     lines = [f"{prefix}_{name} = {given[name]}" for name in parameters]
-    lines += ast.unparse(ast.fix_missing_locations(ast.Module(statements, []))).splitlines()
+    lines += ast.unparse(located(ast.Module(statements, []))).splitlines()
     if len(lines) > MAX_LINES:
         return None
     return lines or ["pass"], sorted(inliner.renamed - {f"{prefix}_{name}" for name in parameters})

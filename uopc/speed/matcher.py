@@ -4,11 +4,14 @@ Relies on `ops`, `uop` and `rewrite`. The plain matcher (`rewrite.PatternMatcher
 interprets each pattern for each node: a call to `UPat.match` per rule tried, a dictionary per
 attempt. Compiled, the rules under each op become the source text of one Python function, in
 which every pattern is a chain of tests joined by `and` and the bound names are expressions such
-as `s[0]`; the text is run once with `exec`, the first time a matcher is asked, and so is a
-second set of functions, one per op and value dtype, in which the tests of the node's own dtype
-are decided in advance (the quick walk calls these). Invariant: for every node, the compiled
-functions return the same node as the plain `rewrite`, fire the same rule and count it in
-`fired` the same way (tests/test_compiled.py checks this over every rule and random graphs).
+as `s[0]`; there is a second set of functions, one per op and value dtype, in which the tests
+of the node's own dtype are decided in advance (the quick walk calls these). Each function is
+written and run with `exec` the first time it is asked for, so that a process pays only for the
+ops and dtypes it meets, and with names of its own, so that its text is the same whenever it is
+written. Invariant: for every node, the compiled functions return the same node as the plain
+`rewrite`, fire the same rule and count it in `fired` the same way (tests/test_compiled.py
+checks this over every rule and random graphs; tests/test_lazy_matcher.py holds each function
+written on demand equal to the one written with all the others at once).
 """
 
 import ast
@@ -29,23 +32,21 @@ def rewrite(pm: PatternMatcher, u, ctx=None):
 
 
 def compiled_functions(pm: PatternMatcher) -> dict:
-    """op -> rewrite_<OP>(u, ctx) of pm, compiled the first time pm is asked and kept on it."""
+    """op -> rewrite_<OP>(u, ctx) of pm, each written the first time it is asked for."""
     functions = vars(pm).get("compiled")
-    return compile_matcher(pm) if functions is None else functions
+    return prepare(pm) if functions is None else functions
 
 
 def compile_matcher(pm: PatternMatcher) -> dict:
-    """Generate, run and keep on pm one function per op (pm.source holds their text)."""
-    # what the generated code refers to: each op by its name, arg_key, the counter; writing
-    # the functions adds the rule functions still called and the globals of the bodies
-    # written in (speed/inline.py)
-    names: dict = {op.name: op for op in Ops}
-    names.update(arg_key=arg_key, fired=pm.fired)
-    pm.source = {op: function_source(op, pm.by_op[op], names) for op in Ops}
-    exec("\n\n".join(pm.source.values()), names)  # defines rewrite_ADD, ...
-    pm.compiled = {op: names[f"rewrite_{op.name}"] for op in Ops}
-    pm.by_dtype = (pm.compiled, dtype_functions(pm, names))
-    return pm.compiled
+    """Write every function of pm at once, in a fixed order (the quick walk's tests, and
+    tests/test_lazy_matcher.py, which holds each on-demand function equal to these)."""
+    functions = prepare(pm)
+    for op in Ops:
+        functions[op]
+    for functions_of_op in pm.by_dtype[1].values():
+        for dtype in VALUE_DTYPES:
+            functions_of_op[dtype]
+    return functions
 
 
 class CompiledMatcher(PatternMatcher):
@@ -62,40 +63,88 @@ class CompiledMatcher(PatternMatcher):
 # --8<-- [end:compiled_matcher]
 
 
+# --8<-- [start:on_demand]
+def prepare(pm: PatternMatcher) -> dict:
+    """Put on pm, still empty, the tables of its generated functions: pm.compiled (op ->
+    function) and pm.by_dtype (op -> dtype -> function), and pm.source and pm.dtype_source
+    (their text). A function is written, run and kept the first time it is asked for, so a
+    process pays only for the ops and dtypes it meets (compile_matcher writes them all)."""
+    # what every function is handed: each op by its name, arg_key, the counter; writing one
+    # adds the rule functions still called and the globals of its bodies written in
+    # (speed/inline.py)
+    start: dict = {op.name: op for op in Ops}
+    start.update(arg_key=arg_key, fired=pm.fired)
+
+    def write(key) -> None:
+        """Generate and run the function of key, an op or (op, dtype); keep it and its text."""
+        op, dtype = key if isinstance(key, tuple) else (key, None)
+        names = dict(start)  # its own copy: its text depends on no other function's
+        text = function_source(op, pm.by_op[op], names, dtype)
+        exec(text, names)  # defines rewrite_ADD, or rewrite_ADD_i32, ...
+        if dtype is None:
+            source[op], compiled[op] = text, names[f"rewrite_{op.name}"]
+        else:
+            dtype_source[key] = text
+            by_dtype[op][dtype] = names[f"rewrite_{op.name}_{dtype.name}"]
+
+    def write_for_dtype(key) -> None:  # (op, dtype): a value dtype of an op some rule looks at
+        if key[0] not in by_dtype or key[1] not in VALUE_DTYPES:
+            raise KeyError(key)
+        write(key)
+
+    def fill_for(op: Ops):  # a dtype missing from the ByDtype of op: its own function or op's
+        def fill(dtype) -> None:
+            if dtype in VALUE_DTYPES:
+                write((op, dtype))
+            else:
+                by_dtype[op][dtype] = compiled[op]
+
+        return fill
+
+    compiled, source, dtype_source = OnDemand(write), OnDemand(write), OnDemand(write_for_dtype)
+    by_dtype = {op: ByDtype({}, None, fill_for(op)) for op in Ops if pm.by_op[op]}
+    pm.source, pm.dtype_source = source, dtype_source
+    pm.compiled, pm.by_dtype = compiled, (compiled, by_dtype)
+    return compiled
+
+
+class OnDemand(dict):
+    """A dict whose missing entry fill(key) puts in the first time it is asked for (fill
+    raises KeyError for a key it has no entry for)."""
+
+    def __init__(self, fill):
+        super().__init__()
+        self.fill = fill
+
+    def __missing__(self, key):
+        self.fill(key)
+        return self[key]
+
+
+# --8<-- [end:on_demand]
+
+
 # --8<-- [start:by_dtype]
 class ByDtype(dict):
     """dtype -> the function of one op for a node of that dtype; a dtype without a function of
-    its own (a pointer, say) gets the op's function for every dtype."""
+    its own (a pointer, say) gets the op's function for every dtype. Made by prepare, it is
+    filled on demand: fill(dtype) writes a missing dtype's function and keeps it, so the
+    walk's look-up misses once per dtype and then finds it."""
 
-    def __init__(self, functions: dict, general):
+    def __init__(self, functions: dict, general, fill=None):
         super().__init__(functions)
-        self.general = general
+        self.general, self.fill = general, fill
 
     def __missing__(self, dtype):
-        return self.general
-
-
-def dtype_functions(pm: PatternMatcher, names: dict) -> dict:
-    """op -> ByDtype: for each op some rule looks at and each value dtype, the op's function
-    with every test of the node's own dtype decided in advance (a rule whose pattern refuses
-    the dtype is left out, and a test it passes is not written), since `dtype in (...)` on a
-    given dtype always gives the same answer. (pm.dtype_source holds their text.)"""
-    pm.dtype_source = {
-        (op, dtype): function_source(op, pm.by_op[op], names, dtype)
-        for op in Ops
-        if pm.by_op[op]
-        for dtype in VALUE_DTYPES
-    }
-    exec("\n\n".join(pm.dtype_source.values()), names)
-    by_dtype = {op: {} for op in Ops if pm.by_op[op]}
-    for op, dtype in pm.dtype_source:
-        by_dtype[op][dtype] = names[f"rewrite_{op.name}_{dtype.name}"]
-    return {op: ByDtype(functions, pm.compiled[op]) for op, functions in by_dtype.items()}
+        if self.fill is None:
+            return self.general
+        self.fill(dtype)
+        return self[dtype]
 
 
 def functions_by_dtype(pm: PatternMatcher) -> dict:
     """op -> ByDtype of pm (quiet ops left out): the functions made for each dtype while the
-    ops' functions are the ones compile_matcher made, else those functions, whatever dtype."""
+    ops' functions are the ones prepare made, else those functions, whatever dtype."""
     functions = compiled_functions(pm)
     made, by_dtype = vars(pm).get("by_dtype", (None, None))
     if made is not functions:

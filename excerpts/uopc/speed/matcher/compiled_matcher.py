@@ -4,23 +4,21 @@ def rewrite(pm: PatternMatcher, u, ctx=None):
 
 
 def compiled_functions(pm: PatternMatcher) -> dict:
-    """op -> rewrite_<OP>(u, ctx) of pm, compiled the first time pm is asked and kept on it."""
+    """op -> rewrite_<OP>(u, ctx) of pm, each written the first time it is asked for."""
     functions = vars(pm).get("compiled")
-    return compile_matcher(pm) if functions is None else functions
+    return prepare(pm) if functions is None else functions
 
 
 def compile_matcher(pm: PatternMatcher) -> dict:
-    """Generate, run and keep on pm one function per op (pm.source holds their text)."""
-    # what the generated code refers to: each op by its name, arg_key, the counter; writing
-    # the functions adds the rule functions still called and the globals of the bodies
-    # written in (speed/inline.py)
-    names: dict = {op.name: op for op in Ops}
-    names.update(arg_key=arg_key, fired=pm.fired)
-    pm.source = {op: function_source(op, pm.by_op[op], names) for op in Ops}
-    exec("\n\n".join(pm.source.values()), names)  # defines rewrite_ADD, ...
-    pm.compiled = {op: names[f"rewrite_{op.name}"] for op in Ops}
-    pm.by_dtype = (pm.compiled, dtype_functions(pm, names))
-    return pm.compiled
+    """Write every function of pm at once, in a fixed order (the quick walk's tests, and
+    tests/test_lazy_matcher.py, which holds each on-demand function equal to these)."""
+    functions = prepare(pm)
+    for op in Ops:
+        functions[op]
+    for functions_of_op in pm.by_dtype[1].values():
+        for dtype in VALUE_DTYPES:
+            functions_of_op[dtype]
+    return functions
 
 
 class CompiledMatcher(PatternMatcher):
