@@ -11,6 +11,7 @@ import os
 import shutil
 from pathlib import Path
 
+import early_runs  # tests/, beside this file
 import pytest
 
 from book import own_tree
@@ -59,6 +60,7 @@ def pytest_configure(config):
         "mutation: runs planted bugs (opt-in: select with -m mutation)",
         "full_only(why): runs with --full only; why says where the quick run's check is",
         "child_process: runs uopc in a child process only: one mode, not both (BOTH_MODES)",
+        "late: reads runs started as the session started (tests/early_runs.py): runs last",
     ):
         config.addinivalue_line("markers", marker)
 
@@ -72,6 +74,28 @@ def pytest_configure_node(node):
     """pytest-xdist, before it starts a worker: tell the worker that the run is by groups (a
     worker reads --dist from the command line only, which may not hold it)."""
     node.workerinput["loadgroup"] = node.config.option.dist == "loadgroup"
+    node.workerinput["browser_runs"] = str(early_runs.folder_for(node.config))
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_node_collection_finished(node, ids):
+    """pytest-xdist's controller, as a worker has collected and before any test is handed out:
+    the browser runs start if a test reads them (tests/early_runs.py)."""
+    if early_runs.wanted(ids):
+        early_runs.start(early_runs.folder_for(node.config))
+
+
+def pytest_collection_finish(session):
+    """pytest without -n, once it has collected: the same (a worker of -n leaves it to the
+    controller)."""
+    config = session.config
+    alone = getattr(config.option, "dist", "no") == "no" and not hasattr(config, "workerinput")
+    if alone and early_runs.wanted(item.nodeid for item in session.items):
+        early_runs.start(early_runs.folder_for(config))
+
+
+def pytest_unconfigure(config):
+    early_runs.stop_all(config)
 
 
 def pytest_ignore_collect(collection_path, config):
@@ -109,6 +133,8 @@ def pytest_collection_modifyitems(config, items):
         # start are short and both workers finish together. The order is the same on every
         # worker, as xdist requires; a run without -n keeps the files' order.
         items.sort(key=lambda item: "slow" not in item.keywords)
+    # the tests that wait for the runs started as the session started come last, either way
+    items.sort(key=lambda item: "late" in item.keywords)
 
 
 # the test files whose tests run in both modes at quick sizes (see the docstring)
