@@ -9,12 +9,13 @@ they would only be counted twice."""
 
 import os
 import shutil
+import sys
 from pathlib import Path
 
 import early_runs  # tests/, beside this file
 import pytest
 
-from book import own_tree
+from book import own_tree, used
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -67,6 +68,30 @@ def pytest_configure(config):
 
 def given_dist(config) -> bool:
     return any(arg.startswith("--dist") for arg in config.invocation_params.args)
+
+
+# Where pytest keeps the test modules it has rewritten (its asserts made to explain themselves),
+# so that a run reads them instead of rewriting every module in every worker (about 1.5 s of cpu
+# each). The environment here asks for no bytecode (PYTHONDONTWRITEBYTECODE), and pytest then
+# keeps none (its documentation names sys.dont_write_bytecode, set in a conftest.py, as the
+# switch); with sys.pycache_prefix set, it keeps them there (its changelog, 6.0). Only while
+# pytest collects, so the tests' own imports (of temporary files too) write nothing; in build/,
+# which is not committed. Each file is checked against its source's time and size, as any
+# bytecode is. Not in a run the build records (book/used.py): the record notes the sources a
+# run opens, and a module read from this cache opens none.
+REWRITTEN = ROOT / "build" / "pytest-pycache"
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_collection(session):
+    if os.environ.get(used.RECORD_ENV):
+        return (yield)
+    before = sys.dont_write_bytecode, sys.pycache_prefix
+    sys.dont_write_bytecode, sys.pycache_prefix = False, str(REWRITTEN)
+    try:
+        return (yield)
+    finally:
+        sys.dont_write_bytecode, sys.pycache_prefix = before
 
 
 @pytest.hookimpl(optionalhook=True)
