@@ -106,7 +106,7 @@ def pytest_configure_node(node):
 def pytest_xdist_node_collection_finished(node, ids):
     """pytest-xdist's controller, as a worker has collected and before any test is handed out:
     the browser runs start if a test reads them (tests/early_runs.py)."""
-    if early_runs.wanted(ids):
+    if early_runs.wanted(node.config, ids):
         early_runs.start(early_runs.folder_for(node.config))
 
 
@@ -115,7 +115,7 @@ def pytest_collection_finish(session):
     controller)."""
     config = session.config
     alone = getattr(config.option, "dist", "no") == "no" and not hasattr(config, "workerinput")
-    if alone and early_runs.wanted(item.nodeid for item in session.items):
+    if alone and early_runs.wanted(config, (item.nodeid for item in session.items)):
         early_runs.start(early_runs.folder_for(config))
 
 

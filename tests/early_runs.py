@@ -40,9 +40,10 @@ except BaseException:
 started: dict[Path, subprocess.Popen] = {}  # by this process: stopped as it ends (stop_all)
 
 
-def wanted(ids) -> bool:
-    """Whether a session whose test ids are `ids` reads the runs."""
-    return any(READERS in test_id for test_id in ids)
+def wanted(config, ids) -> bool:
+    """Whether a session whose test ids are `ids` reads the runs (one that only lists its tests
+    does not)."""
+    return not config.option.collectonly and any(READERS in test_id for test_id in ids)
 
 
 def folder_for(config) -> Path:
