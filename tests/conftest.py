@@ -77,14 +77,18 @@ def given_dist(config) -> bool:
 # switch); with sys.pycache_prefix set, it keeps them there (its changelog, 6.0). Only while
 # pytest collects, so the tests' own imports (of temporary files too) write nothing; in build/,
 # which is not committed. Each file is checked against its source's time and size, as any
-# bytecode is. Not in a run the build records (book/used.py): the record notes the sources a
-# run opens, and a module read from this cache opens none.
+# bytecode is. Left as the environment says in three runs: one the build records
+# (book/used.py), whose record notes the sources a run opens, and a module read from this cache
+# opens none; one that tests a copy of uopc (own_tree.TESTED_COPY: the planted bugs, whose
+# copies' bytecode would outlive them here); and one that writes bytecode already (the planted
+# bugs' cache, verify/mutants.py: bytecode_cache).
 REWRITTEN = ROOT / "build" / "pytest-pycache"
 
 
 @pytest.hookimpl(wrapper=True)
 def pytest_collection(session):
-    if os.environ.get(used.RECORD_ENV):
+    as_set = os.environ.get(used.RECORD_ENV) or os.environ.get(own_tree.TESTED_COPY)
+    if as_set or not sys.dont_write_bytecode:
         return (yield)
     before = sys.dont_write_bytecode, sys.pycache_prefix
     sys.dont_write_bytecode, sys.pycache_prefix = False, str(REWRITTEN)
