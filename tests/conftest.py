@@ -9,11 +9,13 @@ they would only be counted twice."""
 
 import os
 import shutil
+import sys
 from pathlib import Path
 
+import early_runs  # tests/, beside this file
 import pytest
 
-from book import own_tree
+from book import own_tree, used
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -59,6 +61,7 @@ def pytest_configure(config):
         "mutation: runs planted bugs (opt-in: select with -m mutation)",
         "full_only(why): runs with --full only; why says where the quick run's check is",
         "child_process: runs uopc in a child process only: one mode, not both (BOTH_MODES)",
+        "late: reads runs started as the session started (tests/early_runs.py): runs last",
     ):
         config.addinivalue_line("markers", marker)
 
@@ -67,11 +70,61 @@ def given_dist(config) -> bool:
     return any(arg.startswith("--dist") for arg in config.invocation_params.args)
 
 
+# Where pytest keeps the test modules it has rewritten (its asserts made to explain themselves),
+# so that a run reads them instead of rewriting every module in every worker (about 1.5 s of cpu
+# each). The environment here asks for no bytecode (PYTHONDONTWRITEBYTECODE), and pytest then
+# keeps none (its documentation names sys.dont_write_bytecode, set in a conftest.py, as the
+# switch); with sys.pycache_prefix set, it keeps them there (its changelog, 6.0). Only while
+# pytest collects, so the tests' own imports (of temporary files too) write nothing; in build/,
+# which is not committed. Each file is checked against its source's time and size, as any
+# bytecode is. Left as the environment says in three runs: one the build records
+# (book/used.py), whose record notes the sources a run opens, and a module read from this cache
+# opens none; one that tests a copy of uopc (own_tree.TESTED_COPY: the planted bugs, whose
+# copies' bytecode would outlive them here); and one that writes bytecode already (the planted
+# bugs' cache, verify/mutants.py: bytecode_cache).
+REWRITTEN = ROOT / "build" / "pytest-pycache"
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_collection(session):
+    as_set = os.environ.get(used.RECORD_ENV) or os.environ.get(own_tree.TESTED_COPY)
+    if as_set or not sys.dont_write_bytecode:
+        return (yield)
+    before = sys.dont_write_bytecode, sys.pycache_prefix
+    sys.dont_write_bytecode, sys.pycache_prefix = False, str(REWRITTEN)
+    try:
+        return (yield)
+    finally:
+        sys.dont_write_bytecode, sys.pycache_prefix = before
+
+
 @pytest.hookimpl(optionalhook=True)
 def pytest_configure_node(node):
     """pytest-xdist, before it starts a worker: tell the worker that the run is by groups (a
     worker reads --dist from the command line only, which may not hold it)."""
     node.workerinput["loadgroup"] = node.config.option.dist == "loadgroup"
+    node.workerinput["browser_runs"] = str(early_runs.folder_for(node.config))
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_node_collection_finished(node, ids):
+    """pytest-xdist's controller, as a worker has collected and before any test is handed out:
+    the browser runs start if a test reads them (tests/early_runs.py)."""
+    if early_runs.wanted(node.config, ids):
+        early_runs.start(early_runs.folder_for(node.config))
+
+
+def pytest_collection_finish(session):
+    """pytest without -n, once it has collected: the same (a worker of -n leaves it to the
+    controller)."""
+    config = session.config
+    alone = getattr(config.option, "dist", "no") == "no" and not hasattr(config, "workerinput")
+    if alone and early_runs.wanted(config, (item.nodeid for item in session.items)):
+        early_runs.start(early_runs.folder_for(config))
+
+
+def pytest_unconfigure(config):
+    early_runs.stop_all(config)
 
 
 def pytest_ignore_collect(collection_path, config):
@@ -109,6 +162,8 @@ def pytest_collection_modifyitems(config, items):
         # start are short and both workers finish together. The order is the same on every
         # worker, as xdist requires; a run without -n keeps the files' order.
         items.sort(key=lambda item: "slow" not in item.keywords)
+    # the tests that wait for the runs started as the session started come last, either way
+    items.sort(key=lambda item: "late" in item.keywords)
 
 
 # the test files whose tests run in both modes at quick sizes (see the docstring)

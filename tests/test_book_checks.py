@@ -23,6 +23,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import check_stale  # scripts/, on the path by pytest's pythonpath (pyproject.toml)
+import early_runs
 import pytest
 import test_docs_lint
 from browser import test_site_html
@@ -978,9 +979,10 @@ WIDE_SVG = (
 
 
 # ---------------------------------------------------------------------------------------------
-# The browser tests (tests/browser/): one small book built once, then two runs of them side by
-# side, each in a child process with a browser of its own: the clean site passes, and a copy with
-# one planted fault per test fails each of those tests, by name
+# The browser tests (tests/browser/): one small book, then two runs of them side by side, each in
+# a child process with a browser of its own: the clean site passes, and a copy with one planted
+# fault per test fails each of those tests, by name. Started as the session starts
+# (tests/early_runs.py), read by the two tests at the end.
 # ---------------------------------------------------------------------------------------------
 
 # the small book has no appendix F, no appendix B, no content tabs and no printed PDF (build()
@@ -995,14 +997,11 @@ FAULT_RUN = (
 )
 
 
-@pytest.fixture(scope="module")
-def browser_book(tmp_path_factory) -> Path:
-    """The small book with two powers in its prose, built once for the browser tests of this
-    module (each copies what it changes). Its figure, graph.svg, is captioned and narrow; the
-    figures a phone cannot read are planted in the faulty copy (a figure too wide, below)."""
-    if shutil.which("chromium") is None:
-        pytest.skip("no chromium (scripts/setup.sh)")
-    book = site_project(make_book(tmp_path_factory.mktemp("browser")))
+def make_browser_book(folder: Path) -> Path:
+    """The small book with two powers in its prose, built for the browser tests. Its figure,
+    graph.svg, is captioned and narrow; the figures a phone cannot read are planted in the
+    faulty copy (a figure too wide, below)."""
+    book = site_project(make_book(folder))
     page = book / "docs" / "short" / "one.md"
     plant(page, "## The output", "It doubles 2^3^ times, then 2^5^ times.\n\n## The output")
     done = build(book)
@@ -1012,57 +1011,60 @@ def browser_book(tmp_path_factory) -> Path:
 
 def start_browser_tests(site: Path, shots: Path, chosen: str) -> subprocess.Popen:
     """Starts tests/browser on the site (those whose names match `chosen`, pytest's -k) in a
-    child process; browser_report reads what it said."""
+    child process, its report read whole when it ends."""
     command = [sys.executable, "-m", "pytest", REPO / "tests" / "browser", "--site", site,
                "--shots", shots, "-k", chosen, "-p", "no:cacheprovider", "-vv", "--tb=no",
                "-rfE"]  # fmt: skip
-    return subprocess.Popen(
-        list(map(str, command)), cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-    )
+    output = {"stdout": subprocess.PIPE, "stderr": subprocess.STDOUT, "text": True}
+    return subprocess.Popen(list(map(str, command)), cwd=REPO, **output)
 
 
-def browser_report(child: subprocess.Popen) -> tuple[str, dict[str, str]]:
-    """The report of a run start_browser_tests started, and {failed test id: its message}."""
-    stdout, stderr = child.communicate(timeout=600)
+def run_browser_tests(folder: Path) -> None:
+    """The two runs of tests/browser, side by side (each waits on its browser more than it
+    computes): on the small book, and on a copy with the faults planted (planted_site). Each
+    run's report goes to folder/NAME.txt when it ends, whole (a rename). A program of its own,
+    started as the session starts (tests/early_runs.py), so that the runs overlap the other
+    tests."""
+    book = make_browser_book(folder / "book")
+    sites = {"clean": book / "site", "faulty": planted_site(book, folder)}
+    chosen = {"clean": CLEAN_RUN, "faulty": FAULT_RUN}
+    runs = {name: start_browser_tests(site, folder / f"shots-{name}", chosen[name])
+            for name, site in sites.items()}  # fmt: skip
+    for name, child in runs.items():
+        report = child.communicate()[0]
+        (folder / f"{name}.part").write_text(report, encoding="utf-8")
+        (folder / f"{name}.part").replace(folder / f"{name}.txt")
+
+
+def browser_report(folder: Path, name: str) -> tuple[str, dict[str, str]]:
+    """The report of the run NAME ("clean" or "faulty"), waited for, and {failed test id: its
+    message}."""
+    report = early_runs.wait_for(folder, name)
     failed: dict[str, str] = {}
     for test, said in re.findall(r"^(?:FAILED|ERROR) tests/browser/(\S+)(?: - (.*))?$",
-                                 stdout, re.M):  # fmt: skip
+                                 report, re.M):  # fmt: skip
         failed.setdefault(test, said)  # -rfE: a test's failure first, then its teardown's error
-    return stdout + stderr, failed
+    return report, failed
 
 
-# Under -n 2 both tests go to one worker (tests/conftest.py: --dist loadgroup), where the module
-# fixture below starts both runs once; slow, they start before the short tests.
-BROWSER_RUNS = pytest.mark.xdist_group("browser-runs")
+@pytest.fixture
+def browser_runs(request) -> Path:
+    """The folder of the two runs, started as the session started (tests/early_runs.py), or
+    here if they were not."""
+    if shutil.which("chromium") is None:
+        pytest.skip("no chromium (scripts/setup.sh)")
+    return early_runs.folder_of_runs(request.config)
 
 
-@pytest.fixture(scope="module")
-def browser_runs(browser_book, tmp_path_factory):
-    """The two runs of tests/browser, started together: on the small book, and on a copy with
-    the faults planted (planted_site). Each waits on its browser more than it computes, so the
-    two side by side take little longer than the longer alone. {"clean"/"faulty": (its child
-    process, its screenshots folder)}; a run no test read is stopped at the end."""
-    folder = tmp_path_factory.mktemp("browser-runs")
-    sites = {"clean": browser_book / "site", "faulty": planted_site(browser_book, folder)}
-    chosen = {"clean": CLEAN_RUN, "faulty": FAULT_RUN}
-    runs = {name: (start_browser_tests(site, folder / f"shots-{name}", chosen[name]),
-                   folder / f"shots-{name}") for name, site in sites.items()}  # fmt: skip
-    yield runs
-    for child, _ in runs.values():
-        if child.poll() is None:
-            child.kill()
-        child.communicate()
-
-
-@pytest.mark.slow
-@BROWSER_RUNS
-def test_browser_tests_pass_on_the_small_book(browser_book, browser_runs):
-    html = (browser_book / "site" / "short" / "one.html").read_text(encoding="utf-8")
+# Both tests read what the runs printed, so they wait for them: they come last (tests/conftest.py:
+# the marker `late`), by when the runs, started as the session started, are done or nearly.
+@pytest.mark.late
+def test_browser_tests_pass_on_the_small_book(browser_runs):
+    report, failed = browser_report(browser_runs, "clean")
+    html = (browser_runs / "book" / "site" / "short" / "one.html").read_text(encoding="utf-8")
     assert "2<sup>3</sup>" in html and "2<sup>5</sup>" in html  # pymdownx.caret
-    child, shots = browser_runs["clean"]
-    report, failed = browser_report(child)
     assert not failed and re.search(r"= \d+ passed, \d+ deselected in ", report), report
-    assert (shots / "step-dark.png").exists()
+    assert (browser_runs / "shots-clean" / "step-dark.png").exists()
 
 
 BROWSER_FAULTS = [  # (file of the site, text, its replacement): one fault for each test below
@@ -1096,12 +1098,11 @@ BROWSER_FAILURES = {  # each test the faulty copy must fail, and a word of what 
 }  # fmt: skip
 
 
-@pytest.mark.slow
-@BROWSER_RUNS
+@pytest.mark.late
 def test_browser_tests_catch_each_planted_fault(browser_runs):
     """One fault per test, all in one copy of the site and one run: each test fails on its own
     fault, by name."""
-    report, failed = browser_report(browser_runs["faulty"][0])
+    report, failed = browser_report(browser_runs, "faulty")
     for test, said in BROWSER_FAILURES.items():
         assert test in failed, f"{test} did not fail:\n{report}"
         assert said in (failed[test] or ""), f"{test} said {failed[test]!r}"

@@ -560,6 +560,30 @@ def test_make_excerpts_check_names_a_leftover(excerpts, tmp_path):
 # ---------------------------------------------------------------------------------------------
 
 
+# The quick run draws four figures, not the whole table: two that the older code drew otherwise
+# and two it had not drawn. It is the same write_all and write_atomic, over fewer files, each
+# interrupted in the middle of the writes as before; the figures themselves are drawn (twice, and
+# compared) by tests/test_figures.py. The drawing was most of this case's time: the plots alone
+# import matplotlib. --full draws every figure, through the script itself.
+QUICK_FIGURES = ("relu.svg", "pipeline.svg", "sharing.svg", "index_before.svg")
+SOME_FIGURES = f"""\
+import sys
+import make_figures
+make_figures.FIGURES = [f for f in make_figures.FIGURES if f.name in {QUICK_FIGURES!r}]
+make_figures.main(sys.argv[1:])
+"""
+
+
+def figures_generator(tmp: Path, args: list[str]) -> Generator:
+    """make_figures.py with args; at quick sizes a script that draws only QUICK_FIGURES."""
+    if os.environ.get("UOPC_FULL") == "1":
+        return Generator(tmp, [str(SCRIPTS / "make_figures.py"), *args])
+    script = tmp / "some_figures.py"
+    script.write_text(SOME_FIGURES, encoding="utf-8")
+    path = os.pathsep.join(filter(None, [os.environ.get("PYTHONPATH"), str(SCRIPTS)]))
+    return Generator(tmp, [str(script), *args], {"PYTHONPATH": path})
+
+
 @pytest.fixture(scope="module")
 def figures(tmp_path_factory):
     if shutil.which("dot") is None:
@@ -567,8 +591,7 @@ def figures(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("figures")
     data = tmp / "bench.json"
     data.write_text(json.dumps(SAMPLE), encoding="utf-8")
-    script = str(SCRIPTS / "make_figures.py")
-    generator = Generator(tmp, [script, "--out", "{folder}", "--data", str(data)])
+    generator = figures_generator(tmp, ["--out", "{folder}", "--data", str(data)])
     # the figures of an older code: two of them drawn otherwise, the others not drawn yet
     old = {
         name: b'<svg xmlns="http://www.w3.org/2000/svg"/>\n'
@@ -577,7 +600,7 @@ def figures(tmp_path_factory):
     return old, prepare(generator, tmp / "figures", old)
 
 
-# Each case draws every figure twice. The quick run keeps one, in the middle of the writes: the
+# Each case draws the figures twice. The quick run keeps one, in the middle of the writes: the
 # others are the cases of the same write_atomic that the generators above meet at every moment.
 FIGURES_FULL = pytest.mark.full_only("one case of make_figures.py in the quick run, SIGTERM")
 
