@@ -26,8 +26,9 @@ printed (a line after it gives the figure for A to L alone).
 A cell (one mutant, one column) is caught or not: a layer stops at its first failing check, so
 only a cell that catches nothing runs to the end. P runs its tests in the order that makes a
 catch come soonest (the tests that caught this bug last time, then the quick tests of the
-module it edits, the other quick tests, the slow ones last: see mutants.ordered); whether some
-test fails does not depend on that order.
+module it edits, the other quick tests, the slow ones last: see mutants.ordered), the first of
+them alone first, without collecting the rest (mutants.run_suite); whether some test fails does
+not depend on that order.
 
 Each cell's verdict is saved in build/mutant-cells/ (not committed) under a hash of everything
 it depends on: the mutant (name, file, original and replacement text), every file of uopc/, the
