@@ -1,6 +1,7 @@
 """The matrix skips a cell only where its column cannot reach the planted bug: the skip logic of
 tests/mutant_matrix.py and verify/coverage_lines.py is conservative (no mutant run, seconds)."""
 
+import ast
 import json
 import textwrap
 
@@ -172,6 +173,28 @@ def test_every_planted_bug_can_be_judged_and_decorator_edits_always_run():
     decorator = next(m for m in mutants.MUTANTS if m.original.startswith("@rule("))
     text = (mutants.PACKAGE / decorator.file).read_text(encoding="utf-8")
     assert coverage_lines.watch(text, decorator.original)[0] is None
+
+
+def test_an_edit_of_the_runtime_is_reached_by_any_use_of_its_cache():
+    """The runtime's path depends on its on-disk cache: an edit of it is skipped only in a
+    column that called none of the functions that read or write the cache (and ran none of
+    the edit's lines); a column that compiled anything runs it."""
+    bug = next(m for m in mutants.MUTANTS if m.name == "runtime: cache key ignores the flags")
+    text = (mutants.PACKAGE / bug.file).read_text(encoding="utf-8")
+    watched = mutant_matrix.watch_lines(bug, text)
+    tree = ast.parse(text)
+    compile_c = next(n for n in ast.walk(tree) if getattr(n, "name", "") == "compile_c")
+    first = compile_c.body[1].lineno  # the statement after the docstring
+    assert first in watched
+    every = set(range(1, len(text.splitlines()) + 1))
+
+    def skipped(ran):
+        run = {"lines": {bug.file: ran}, "watched": {bug.file: every}}
+        return mutant_matrix.skip_reason(bug, run, text) is not None
+
+    assert skipped(set())  # a column that never compiled
+    assert not skipped({first})  # one that compiled, whether it found the library or not
+    assert not coverage_lines.watch(SOURCE, "return x * 2", ("compile_c",))[0]
 
 
 def test_jobs_start_longest_first():

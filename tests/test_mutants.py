@@ -353,6 +353,30 @@ def test_other_tests_order_puts_likely_catchers_first():
     assert mutants.ordered(items, {}) == items
 
 
+def test_p_runs_the_last_catches_alone_first(monkeypatch):
+    """A P cell runs the tests that caught its bug last time alone first; when none of them
+    fails (a stale hint), the whole run follows and gives the verdict it gives without hints."""
+    bug = next(m for m in mutants.MUTANTS if m.name == "C: INT_MIN literal without brackets")
+    files = [str(mutants.TESTS / "test_render.py")]
+    caught = "tests/test_render.py::test_literal[(-2147483647 - 1)]"
+    stale = "tests/test_render.py::test_literal_refuses_anything_but_a_const[None]"
+    # only tests of the files run, less the skipped ones, by their full paths
+    hints = {"first": [stale, "tests/test_cli.py::test_check", caught]}
+    assert mutants.first_nodes(hints, files, [stale]) == [files[0] + caught.split(".py", 1)[1]]
+    runs, run_pytest = [], mutants.run_pytest
+
+    def counted(root, copy, tests, *rest):
+        runs.append(tests)
+        return run_pytest(root, copy, tests, *rest)
+
+    monkeypatch.setattr(mutants, "run_pytest", counted)
+    details = []
+    for hint in ([caught], [stale], []):
+        result = mutants.run_suite(bug, files, False, [], True, {"first": hint})
+        details.append((result["verdict"], result["detail"], len(runs)))
+    assert details == [("caught", caught, 1), ("caught", caught, 3), ("caught", caught, 4)]
+
+
 def test_first_check_names_the_first_failure():
     why = "AssertionError: 2 unit failures: | x*-1: got x, wanted -x | x*1: rule fired"
     assert mutant_matrix.first_check("A", why) == (

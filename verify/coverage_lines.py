@@ -17,19 +17,32 @@ measured generously, so that every way of reaching the edit counts:
   since every run imports the module;
 - an edit that changes no line of code (a comment, a blank line) is never skipped either.
 
-Files whose behaviour depends on state outside the run (NEVER_SKIP) and files that are not
-Python are never skipped. This module reads source text only; it imports nothing of `uopc`.
+A file whose path depends on state outside the run (OUTSIDE_STATE: the runtime and its on-disk
+cache of libraries) has that state come in through a few functions of its own: a run that
+called none of them read none of it, and the argument holds; once one of them ran, the
+unmutated run's path need not be the mutated run's, so their first statements are watched too
+(an edit of runtime.py is reached in every column that compiles C). Files that are not Python
+are never skipped. This module reads source text only; it imports nothing of `uopc`.
 """
 
 import ast
 
-# Modules whose path through the code depends on state outside the run, so that the unmutated
-# run's lines need not be the mutated run's: the runtime compiles a library or finds it in the
-# shared on-disk cache, and which it does depends on what earlier runs left there.
-NEVER_SKIP = {
-    "runtime.py": "compiles or finds a library in the shared on-disk cache: its path depends on"
-    " what earlier runs left there",
-}
+# Modules whose path through the code depends on state outside the run, with every function of
+# theirs that reads or writes that state: the runtime compiles a library or finds it in the
+# shared on-disk cache, and which it does depends on what earlier runs left there (the others
+# read only the environment, the same in every run, or run the compiler for its version).
+OUTSIDE_STATE = {
+    "runtime.py": (
+        "compile_c", "open_cache", "remove_stale_temporaries", "cached_library", "_build",
+        "_write_atomically", "_temporary", "_writer_gone", "_digest", "_read_text",
+        "_clear_directory",
+    ),
+}  # fmt: skip
+
+
+def entries(file: str) -> tuple[str, ...]:
+    """The functions of file (a path under uopc/) through which outside state comes in."""
+    return OUTSIDE_STATE.get(file, ())
 
 
 def edit_lines(text: str, original: str) -> tuple[int, int]:
@@ -75,9 +88,11 @@ def _first_statement(function) -> ast.stmt:
     return body[1] if docstring and len(body) > 1 else body[0]
 
 
-def watch(text: str, original: str) -> tuple[set[int] | None, str]:
+def watch(text: str, original: str, entry: tuple = ()) -> tuple[set[int] | None, str]:
     """(the lines any of which, if run, means the edit may be reached; why) for an edit of the
-    unmutated file text. None instead of lines: the edit is always reached (see above)."""
+    unmutated file text. None instead of lines: the edit is always reached (see above). entry:
+    the functions through which outside state comes in (entries), their first statements
+    watched too; one not in the text makes the edit always reached."""
     lines = text.splitlines()
     first, last = edit_lines(text, original)
     tree = ast.parse(text)
@@ -107,12 +122,22 @@ def watch(text: str, original: str) -> tuple[set[int] | None, str]:
         begin = _first_statement(function)
         if function.body[0].lineno <= first <= (begin.end_lineno or begin.lineno):
             watched.update(range(begin.lineno, (begin.end_lineno or begin.lineno) + 1))
-    return watched, f"lines {min(watched)}-{max(watched)}"
+    why = f"lines {min(watched)}-{max(watched)}"
+    for name in entry:  # a call of one of them reads the outside state
+        called = [function for function in functions if function.name == name]
+        if not called:
+            return None, f"{name}, through which outside state comes in, is not in the file"
+        for function in called:
+            begin = _first_statement(function)
+            watched.update(range(begin.lineno, (begin.end_lineno or begin.lineno) + 1))
+    if entry:
+        why += f" and the first lines of {', '.join(entry)}"
+    return watched, why
 
 
-def reached(text: str, original: str, ran: set[int]) -> tuple[bool, str]:
+def reached(text: str, original: str, ran: set[int], entry: tuple = ()) -> tuple[bool, str]:
     """(whether a run that ran these lines of the unmutated file may reach the edit; why)."""
-    watched, why = watch(text, original)
+    watched, why = watch(text, original, entry)
     if watched is None:
         return True, why
     hit = sorted(watched & ran)

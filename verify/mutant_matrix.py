@@ -26,8 +26,9 @@ printed (a line after it gives the figure for A to L alone).
 A cell (one mutant, one column) is caught or not: a layer stops at its first failing check, so
 only a cell that catches nothing runs to the end. P runs its tests in the order that makes a
 catch come soonest (the tests that caught this bug last time, then the quick tests of the
-module it edits, the other quick tests, the slow ones last: see mutants.ordered); whether some
-test fails does not depend on that order.
+module it edits, the other quick tests, the slow ones last: see mutants.ordered), the first of
+them alone first, without collecting the rest (mutants.run_suite); whether some test fails does
+not depend on that order.
 
 Each cell's verdict is saved in build/mutant-cells/ (not committed) under a hash of everything
 it depends on: the mutant (name, file, original and replacement text), every file of uopc/, the
@@ -45,14 +46,15 @@ may be reached from (verify/coverage_lines.py says which: the edited lines, the 
 each side, a function's first statement for an edit at its start). A column's tests are seeded
 and the child's hash seed is fixed, so on the mutated copy the column does exactly what it did
 on the unmutated one until it reaches the edit; if none of those lines ran, it never reaches
-the edit, passes as before, and the cell is printed as not caught without running. Never
+the edit, passes as before, and the cell is printed as not caught without running. An edit of
+runtime.py, whose path depends on the on-disk cache, is reached too in a column that called
+one of its functions that read or write the cache (coverage_lines.OUTSIDE_STATE). Never
 skipped: an edit of a line that runs at import (module level, decorators, `def` lines), of no
-code, of a file that is not Python or whose path depends on the on-disk cache (runtime.py), the
-control, column P (its tests start Python processes), and a column whose run started a Python
-process. The lines are saved beside the unmutated copy's cells (lines/, keyed by the cell and
-the lines watched), the time of each cell in history/; the rows run longest first, so that
-both workers stay busy to the end. `--no-skip` runs every cell; `--details` names each cell
-not run and why.
+code, of a file that is not Python, the control, column P (its tests start Python processes),
+and a column whose run started a Python process. The lines are saved beside the unmutated
+copy's cells (lines/, keyed by the cell and the lines watched), the time of each cell in
+history/; the rows run longest first, so that both workers stay busy to the end. `--no-skip`
+runs every cell; `--details` names each cell not run and why.
 
 `--plain` runs the columns with the plain code alone (`uopc.speed.uninstall()` in the child,
 before any layer): the speed overlay of appendix G must not be what catches a bug, nor what
@@ -831,18 +833,19 @@ def ran_lines(data) -> dict | None:
 def watch_lines(mutant, text: str | None) -> set[int] | None:
     """The lines of the unmutated file whose run means the mutant's edit may be reached (see
     verify/coverage_lines.py), or None when the mutant is never skipped: the control (it shows
-    that the harness tells a survivor, so it always runs), a file that is not Python or whose
-    path depends on state outside the run, an edit reached by every run, or a target that is
-    not there once (the run says what is wrong with it)."""
+    that the harness tells a survivor, so it always runs), a file that is not Python, an edit
+    reached by every run, or a target that is not there once (the run says what is wrong with
+    it). For a file whose path depends on state outside the run, the lines include the first
+    statements of the functions through which that state comes in (coverage_lines.entries)."""
     from verify import coverage_lines
 
     if mutant is None or mutant.group == "control" or text is None:
         return None
-    if not mutant.file.endswith(".py") or Path(mutant.file).name in coverage_lines.NEVER_SKIP:
+    if not mutant.file.endswith(".py"):
         return None
     if text.count(mutant.original) != 1:
         return None
-    return coverage_lines.watch(text, mutant.original)[0]
+    return coverage_lines.watch(text, mutant.original, coverage_lines.entries(mutant.file))[0]
 
 
 def skip_reason(mutant, ran: dict | None, text: str | None) -> str | None:
@@ -856,7 +859,8 @@ def skip_reason(mutant, ran: dict | None, text: str | None) -> str | None:
     if watched is None or ran is None or not watched <= ran["watched"].get(mutant.file, set()):
         return None
     lines = ran["lines"].get(mutant.file, set())
-    reached, why = coverage_lines.reached(text, mutant.original, lines)
+    entry = coverage_lines.entries(mutant.file)
+    reached, why = coverage_lines.reached(text, mutant.original, lines, entry)
     return None if reached else why
 
 

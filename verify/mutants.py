@@ -62,6 +62,10 @@ FIRST_FILES = ("test_rules_unit.py", "test_pipeline.py", "test_memory.py")
 NOT_RUN = ("test_mutants.py",)  # the planted-bug tests themselves
 TIMEOUT = 1800  # seconds for one pytest run; the quick suite takes about one minute
 PYCACHE = "UOPC_MATRIX_PYCACHE"  # the children's bytecode cache (bytecode_cache)
+# pytest plugins a run does without: the cache of the last failures (each copy is new), and
+# Hypothesis's, which no test uses but which imported all of Hypothesis at the end of every
+# run (about a fifth of a P cell that stops at its first test)
+UNUSED_PLUGINS = ("-p", "no:cacheprovider", "-p", "no:hypothesispytest")
 
 
 class Mutant(NamedTuple):
@@ -541,50 +545,74 @@ def run_suite(
 
     skip: node ids to deselect (the baseline's failures). stop_first: pytest -x. order: the
     order the tests run in (see pytest_collection_modifyitems), which only makes a catch come
-    sooner: the verdict is the same in any order."""
+    sooner: the verdict is the same in any order. With stop_first, the tests order["first"]
+    names (those that caught this bug last time) run alone first, in a pytest of their own:
+    they come first in the whole run too, so when one fails, the whole run would have stopped
+    there, and the suite is not collected (most of a run that stops at its first test). When
+    none fails, the whole run follows, as without them."""
     start = time.perf_counter()
     with private_folder("uopc-mutant-") as root:
         try:
             copy = make_copy(mutant, root)
         except ValueError as error:
             return verdict("ERROR", str(error), start)
-        probe, skipfile = root / "probe.txt", root / "skip.txt"
-        skipfile.write_text("".join(f"{node}\n" for node in skip), encoding="utf-8")
+        (root / "skip.txt").write_text("".join(f"{node}\n" for node in skip), encoding="utf-8")
         (root / "order.json").write_text(json.dumps(order or {}), encoding="utf-8")
-        command = [sys.executable, "-m", "pytest", "-p", "verify.mutants", "-p", "no:cacheprovider"]
-        command += ["-q", "--rootdir", str(REPO), *(["-x"] if stop_first else [])]
-        command += [*(["--full"] if full else []), *files]
-        extra = {"UOPC_MUTANT_PROBE": str(probe), "UOPC_MUTANT_SKIP": str(skipfile)}
-        extra["UOPC_MUTANT_ORDER"] = str(root / "order.json")
-        try:
-            done = run_child(command, TIMEOUT, cwd=root, env=child_env(root, full, extra))
-        except subprocess.TimeoutExpired:
-            return verdict("ERROR", f"pytest ran longer than {TIMEOUT} s", start)
-        lines = probe.read_text(encoding="utf-8").splitlines() if probe.exists() else []
-        # one record per line, tab-separated: node ids may hold spaces
-        records = [line.split("\t") for line in lines]
-        imported = [r[1] for r in records if r[0] == "IMPORTED"]
-        failed = [
-            r[1] + (f" ({r[2]})" if r[2] != "call" else "") for r in records if r[0] == "FAILED"
-        ]
-        nodes = [r[1] for r in records if r[0] == "FAILED"]
-        durations = {}
-        for record in records:
-            if record[0] == "DURATION":
-                durations[record[1]] = durations.get(record[1], 0.0) + float(record[2])
-        wanted = str(copy / "__init__.py")
-        if failed and not imported:
-            # a test module that no longer imports fails before the probe sees the package
-            return verdict("caught", failed[0], start, failed, nodes, durations)
-        if imported != [wanted]:
-            found = imported or "nothing"
-            return verdict("ERROR", f"the run imported {found}, not {wanted}", start)
-        if failed:
-            return verdict("caught", failed[0], start, failed, nodes, durations)
-        if done.returncode == 0:
-            return verdict("survived", "every test passed", start, durations=durations)
-        tail = " | ".join((done.stdout + done.stderr).strip().splitlines()[-3:])
-        return verdict("ERROR", f"pytest exited with {done.returncode}: {tail}", start)
+        first = first_nodes(order, files, skip) if stop_first else []
+        if first:
+            tried = run_pytest(root, copy, first, full, stop_first, start, "first")
+            if tried["verdict"] == "caught":
+                return tried
+        return run_pytest(root, copy, files, full, stop_first, start, "all")
+
+
+def first_nodes(order: dict | None, files: list[str], skip: list[str]) -> list[str]:
+    """order["first"]'s node ids (relative to the repository) that lie in one of the files
+    and are not skipped, as pytest takes them on its command line (the file's full path)."""
+    wanted = set(files)
+    nodes = []
+    for node in (order or {}).get("first", []):
+        path = str(REPO / node.split("::", 1)[0])
+        if path in wanted and node not in skip:
+            nodes.append(path + node[len(node.split("::", 1)[0]) :])
+    return nodes
+
+
+def run_pytest(root: Path, copy: Path, tests: list[str], full, stop_first, start, name: str):
+    """One pytest run over tests (files or node ids) in the copy's folder; the verdict."""
+    probe, skipfile = root / f"probe-{name}.txt", root / "skip.txt"
+    command = [sys.executable, "-m", "pytest", "-p", "verify.mutants", *UNUSED_PLUGINS]
+    command += ["-q", "--rootdir", str(REPO), *(["-x"] if stop_first else [])]
+    command += [*(["--full"] if full else []), *tests]
+    extra = {"UOPC_MUTANT_PROBE": str(probe), "UOPC_MUTANT_SKIP": str(skipfile)}
+    extra["UOPC_MUTANT_ORDER"] = str(root / "order.json")
+    try:
+        done = run_child(command, TIMEOUT, cwd=root, env=child_env(root, full, extra))
+    except subprocess.TimeoutExpired:
+        return verdict("ERROR", f"pytest ran longer than {TIMEOUT} s", start)
+    lines = probe.read_text(encoding="utf-8").splitlines() if probe.exists() else []
+    # one record per line, tab-separated: node ids may hold spaces
+    records = [line.split("\t") for line in lines]
+    imported = [r[1] for r in records if r[0] == "IMPORTED"]
+    failed = [r[1] + (f" ({r[2]})" if r[2] != "call" else "") for r in records if r[0] == "FAILED"]
+    nodes = [r[1] for r in records if r[0] == "FAILED"]
+    durations = {}
+    for record in records:
+        if record[0] == "DURATION":
+            durations[record[1]] = durations.get(record[1], 0.0) + float(record[2])
+    wanted = str(copy / "__init__.py")
+    if failed and not imported:
+        # a test module that no longer imports fails before the probe sees the package
+        return verdict("caught", failed[0], start, failed, nodes, durations)
+    if imported != [wanted]:
+        found = imported or "nothing"
+        return verdict("ERROR", f"the run imported {found}, not {wanted}", start)
+    if failed:
+        return verdict("caught", failed[0], start, failed, nodes, durations)
+    if done.returncode == 0:
+        return verdict("survived", "every test passed", start, durations=durations)
+    tail = " | ".join((done.stdout + done.stderr).strip().splitlines()[-3:])
+    return verdict("ERROR", f"pytest exited with {done.returncode}: {tail}", start)
 
 
 def verdict(name, detail, start, failed=(), nodes=(), durations=None):
