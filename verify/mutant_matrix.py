@@ -218,7 +218,7 @@ COMPILE_SECONDS = 120  # the layers' UOPC_COMPILE_TIMEOUT: seconds per 1,000 lin
 MARK = "@@LAYER"  # the child's result lines start with this
 # The unmutated copy's columns that take longest, started first when no earlier run has timed
 # them (seconds at full size, roughly): S compiles every sanitized file of an empty C cache.
-FIRST_GUESS = {"S": 40.0, "E": 15.0, "F": 15.0, "D": 5.0, "M": 5.0, "H": 4.0}
+FIRST_GUESS = {"S": 15.0, "E": 15.0, "F": 15.0, "D": 5.0, "M": 5.0, "H": 4.0}
 
 
 # ---------------------------------------------------------------------------------------------
