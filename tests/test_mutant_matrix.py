@@ -217,7 +217,7 @@ def test_the_control_runs_last_the_tests_of_p_that_caught_a_bug(tmp_path, monkey
     """The unmutated copy runs every column but P; the control runs its other columns with the
     mutants, then, of P, exactly the tests that caught a planted bug (a test that failed in
     set-up counts by its node id), once each; a failure there marks the control caught."""
-    caught_by = {0: "tests/test_a.py::t[1 (x)] (setup)", 1: "tests/test_b.py::u", 2: ""}
+    caught_by = {0: "tests/test_a.py::t[(x//2)//3] (setup)", 1: "tests/test_b.py::u", 2: ""}
 
     def run_pool(function, jobs, workers):
         seen.extend(jobs)
@@ -249,7 +249,8 @@ def test_the_control_runs_last_the_tests_of_p_that_caught_a_bug(tmp_path, monkey
         assert [job[1] for job in seen if job[0] is None] == ["A"], seen
         assert [job[1] for job in seen if job[0] is mutants.CONTROL] == ["A"], seen
         wanted = [
-            str(mutant_matrix.REPO / n) for n in ("tests/test_a.py::t[1 (x)]", "tests/test_b.py::u")
+            f"{mutant_matrix.REPO}/{n}"
+            for n in ("tests/test_a.py::t[(x//2)//3]", "tests/test_b.py::u")
         ]
         assert suites == [(mutants.CONTROL, wanted)]
         assert set(results[0]["cells"]) == {"A"} and set(results[1]["cells"]) == {"A", "P"}

@@ -1033,8 +1033,10 @@ def control_other(control, rows, options, others, keys) -> tuple[tuple, str | No
         return cell, None, False
     if not nodes:
         return (False, 0.0, ""), None, True  # no test of P caught a bug: none to run
-    # the node ids are relative to the repository (pytest's rootdir); the run's cwd is the copy
-    targets = [str(REPO / node) for node in nodes]
+    # the node ids are relative to the repository (pytest's rootdir), and the run's cwd is the
+    # copy: each id's file by its full path, the rest as it is (a Path would fold the // of a
+    # test id such as test_rule_fires[(x//c1)//c2-...] into one /, which names no test)
+    targets = [f"{REPO}/{node}" for node in nodes]
     other = mutants.run_suite(control, targets, options.full, [], stop_first=True)
     caught = other["verdict"] == "caught"
     cell = (caught, other["seconds"], other["detail"] if caught else "")
