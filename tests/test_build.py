@@ -41,7 +41,10 @@ pytestmark = pytest.mark.skipif(
 
 RUNNER = '''\
 """Run a script with every write, rename and removal in WATCH_DIR logged, pausing at one."""
-import builtins, io, os, runpy, sys, time
+import builtins, faulthandler, io, os, runpy, signal, sys, time
+
+# the test asks with SIGUSR1 where a run that did not stop is (written to its stderr)
+faulthandler.register(signal.SIGUSR1, all_threads=True)
 
 LOG, WATCH = os.environ["WATCH_LOG"], os.path.realpath(os.environ["WATCH_DIR"])
 STOP_AT = int(os.environ.get("WATCH_STOP_AT", "0"))
@@ -253,7 +256,15 @@ class Generator:
                     os.kill(child.pid, sig)  # `kill PID`
                 else:
                     os.killpg(child.pid, sig)  # Ctrl-C, or the whole group killed
-                return child.wait(timeout=60)
+                try:
+                    return child.wait(timeout=60)
+                except subprocess.TimeoutExpired:
+                    os.kill(child.pid, signal.SIGUSR1)  # its stack, to say where it was
+                    time.sleep(1)
+                    raise AssertionError(
+                        f"{' '.join(self.argv)} still ran 60 s after {sig.name} at {moment!r};"
+                        f" its stack:\n{(self.tmp / 'interrupted.err').read_text()}"
+                    ) from None
             finally:
                 try:
                     os.killpg(child.pid, signal.SIGKILL)  # whatever is left of the group
