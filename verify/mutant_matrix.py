@@ -193,9 +193,10 @@ SINGLE_REASONS = {
     "C: INT_MIN literal without brackets": "wrong only where INT_MIN stands under a minus or as"
     " the right operand of *, / or % in the C; random programs seldom put that constant there"
     " (P's literal tests write it on purpose)",
-    "runtime: cache key ignores the flags": "every layer compiles with the runtime's one set of"
-    " flags, so a cache that ignores them gives the same library; only a test that compiles one"
-    " source with two sets of flags (P) can tell",
+    "runtime: cache key ignores the flags": "no layer compiles one source with two sets of flags"
+    " (S gives its sanitizer flags to files only it writes, the others the runtime's flags), so a"
+    " cache that ignores them gives the same library; only a test that compiles one source with"
+    " two sets of flags (P) can tell",
     "interp: call body sees the caller's env": "the layers give the interpreter bodies, or CALLs"
     " whose arguments are the caller's own inputs, where both environments agree; a CALL with"
     " other arguments is evaluated only in P's tests",
@@ -1050,6 +1051,13 @@ def control_other(control, rows, options, others, keys) -> tuple[tuple, str | No
     return cell, None, True
 
 
+def shown_folder(folder: str) -> str:
+    """The saved cells' folder as the report names it: under the checkout, relative to it (the
+    line then reads the same in every clone)."""
+    path = Path(folder).resolve()
+    return str(path.relative_to(REPO)) if path.is_relative_to(REPO) else str(path)
+
+
 def main(argv=None) -> int:
     from verify import mutants
 
@@ -1133,7 +1141,7 @@ def main(argv=None) -> int:
     )
     print(
         f"total time: {time.perf_counter() - start:.0f} s, {options.workers} at a time; cells run"
-        f" {counts['run']}, reused {counts['reused']} (from {options.cells}), skipped"
+        f" {counts['run']}, reused {counts['reused']} (from {shown_folder(options.cells)}), skipped"
         f" {counts['skipped']} (never reached); unmutated copy with probes"
         f" {counts['baseline']:.0f} s {MACHINE_MARK}"
     )
