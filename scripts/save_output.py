@@ -101,11 +101,18 @@ def run(command: list[str], cwd: Path, echo: bool, env: dict) -> tuple[int, str]
     """(exit status, standard output) of the command; with echo, the output is also shown."""
     lines = []
     with subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.PIPE) as child:
-        for raw in child.stdout:
-            lines.append(raw.decode("utf-8"))
-            if echo:
-                sys.stderr.write(lines[-1])
-                sys.stderr.flush()
+        try:
+            for raw in child.stdout:
+                lines.append(raw.decode("utf-8"))
+                if echo:
+                    sys.stderr.write(lines[-1])
+                    sys.stderr.flush()
+        except BaseException as stop:
+            # Ctrl-C reached the program too (one process group); a `kill` of this run or an
+            # error here did not, and leaving the closing `with` would wait for its whole run
+            if not isinstance(stop, KeyboardInterrupt):
+                child.terminate()
+            raise
     return child.returncode, "".join(lines)
 
 

@@ -166,8 +166,8 @@ for number, line in enumerate(LINES, 1):
     fd = os.open(os.environ["WATCH_LOG"], os.O_WRONLY | os.O_APPEND | os.O_CREAT)
     os.write(fd, f"program {number}\\n".encode())
     os.close(fd)
-    if os.environ.get("PROGRAM_PACED"):  # the test waits for a line of it (Generator.interrupt)
-        time.sleep(0.02)
+    if os.environ.get("PROGRAM_PAUSE_AT") == str(number):  # the test's signal ends this
+        time.sleep(60)
 """
 
 
@@ -200,11 +200,11 @@ class Generator:
     def command(self, folder: Path) -> list[str]:
         return [sys.executable, str(self.runner), *(a.format(folder=folder) for a in self.argv)]
 
-    def environment(self, folder: Path, log: Path, stop_at: int, paced: bool = False) -> dict:
+    def environment(self, folder: Path, log: Path, stop_at: int, line: int = 0) -> dict:
         env = dict(os.environ, **self.env)
-        env.pop("PROGRAM_PACED", None)
-        if paced:  # PROGRAM prints a line every 20 ms, so that the signal lands while it prints
-            env["PROGRAM_PACED"] = "1"
+        env.pop("PROGRAM_PAUSE_AT", None)
+        if line:  # PROGRAM waits after that line, so that the signal lands while it still runs
+            env["PROGRAM_PAUSE_AT"] = str(line)
         # the script's own folder, for its siblings, as `python script.py` would put it first
         folder_of_script = os.path.dirname(os.path.abspath(self.argv[0].format(folder=folder)))
         path = [env.get("PYTHONPATH"), str(REPO), folder_of_script]
@@ -231,10 +231,11 @@ class Generator:
         signal, and return the exit status."""
         log.unlink(missing_ok=True)
         stop_at, wanted = (moment, "paused") if isinstance(moment, int) else (0, moment)
+        line = int(wanted.split()[1]) if wanted.startswith("program ") else 0
         with open(self.tmp / "interrupted.err", "w") as errors:
             child = subprocess.Popen(
                 self.command(folder),
-                env=self.environment(folder, log, stop_at, paced=wanted != "paused"),
+                env=self.environment(folder, log, stop_at, line),
                 stdout=subprocess.DEVNULL,
                 stderr=errors,
                 start_new_session=True,
