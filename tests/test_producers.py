@@ -3,6 +3,7 @@
 sources change."""
 
 import dataclasses
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -197,6 +198,32 @@ def test_a_comment_makes_no_output_stale(tmp_path):
     first = hashed_text(other)
     other.write_text("int x; /* b */\n")
     assert hashed_text(other) != first  # C is hashed as it is
+
+
+def test_the_numbers_of_the_run_records_make_no_output_stale(tmp_path):
+    """A whole run writes its time (and a test run its count) after the PDF has printed the
+    site: out/numbers.json is hashed without the numbers taken from those records, and with
+    every other number. RECORD_NUMBERS is exactly what make_numbers takes from the records."""
+    import make_numbers  # scripts/, on pytest's pythonpath
+
+    from book.producers import RECORD_NUMBERS, hashed_text
+
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "run_all_time.json").write_text('{"seconds": 535}\n')
+    record = {"passed": 4319, "seconds": 101.5}
+    (tmp_path / "tests" / "pytest.json").write_text(json.dumps(record))
+    assert sorted(make_numbers.record_numbers(tmp_path)) == sorted(RECORD_NUMBERS)
+
+    path = tmp_path / "numbers.json"
+    numbers = {"alu_ops": 13, "run_all_elapsed": "8 min 55 s", "tests_passed": 4319}
+    path.write_text(json.dumps(numbers, indent=1))
+    before = hashed_text(path)
+    path.write_text(json.dumps({**numbers, "run_all_elapsed": "9 min 2 s", "tests_passed": 4320}))
+    assert hashed_text(path) == before
+    path.write_text(json.dumps({**numbers, "alu_ops": 14}))
+    assert hashed_text(path) != before
+    path.write_text("not json")
+    assert hashed_text(path) == b"not json"  # taken whole
 
 
 def test_every_figure_row_names_a_drawing_function_and_a_file_of_its_own():
