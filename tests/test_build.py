@@ -74,7 +74,15 @@ def event(kind, path):
     note(f"{count} {kind} {os.path.relpath(os.path.realpath(os.fsdecode(path)), WATCH)}")
     if count == STOP_AT:
         note("paused")
-        time.sleep(60)  # the test's signal ends this
+        wait_for_signal()
+
+
+def wait_for_signal():
+    """Sleep up to 60 s, in short naps: the test's signal ends this. One long sleep could miss
+    it: a signal that lands after "paused" is noted but before the sleep begins only sets a
+    flag, which Python reads when the sleep is over (a minute later)."""
+    for _ in range(6000):
+        time.sleep(0.01)
 
 
 class Slow:
@@ -167,7 +175,8 @@ for number, line in enumerate(LINES, 1):
     os.write(fd, f"program {number}\\n".encode())
     os.close(fd)
     if os.environ.get("PROGRAM_PAUSE_AT") == str(number):  # the test's signal ends this
-        time.sleep(60)
+        for _ in range(6000):  # short naps, as the runner's wait_for_signal
+            time.sleep(0.01)
 """
 
 
@@ -265,6 +274,7 @@ class Generator:
                     raise AssertionError(
                         f"{' '.join(self.argv)} still ran 60 s after {sig.name} at {moment!r};"
                         f" its stack:\n{(self.tmp / 'interrupted.err').read_text()}"
+                        f"its events:\n{log.read_text(encoding='utf-8')}"
                     ) from None
             finally:
                 try:
